@@ -1,0 +1,77 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * The credential test runs inside n8n's credential tester, which cannot call node code, so the
+ * base-URL rules of `nodes/shared/baseUrl.ts` are repeated here as one expression (a unit test
+ * checks both agree). A refused plain-http address is turned into a URL with an unusable scheme:
+ * the request fails before anything is sent and the dialog shows "Unsupported protocol
+ * refused-plain-http-use-https:".
+ */
+const TEST_BASE_URL_EXPRESSION =
+	'={{ $credentials.baseUrl.trim()' +
+	".replace(/\\/+$/, '')" +
+	".replace(/\\/v2026(\\/services)?$/i, '')" +
+	".replace(/\\/+$/, '')" +
+	".replace(/^http:\\/\\/(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i, 'refused-plain-http-use-https://') }}";
+
+export class ServicePlatformApi implements ICredentialType {
+	name = 'servicePlatformApi';
+
+	displayName = 'Service Platform API';
+
+	icon: Icon = {
+		light: 'file:../icons/servicePlatform.svg',
+		dark: 'file:../icons/servicePlatform.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-service-platform/n8n-nodes-service-platform#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Personal API key, generated in the account panel of the platform. Sent as a Bearer token, over HTTPS only.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'Base address of the platform API, as the platform gives it. A trailing slash or a pasted /v2026 suffix is fine. Must be https:// (plain http only for localhost).',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: TEST_BASE_URL_EXPRESSION,
+			url: '/v2026/services',
+			method: 'GET',
+			headers: { Accept: 'application/json' },
+			disableFollowRedirect: true,
+		},
+	};
+}

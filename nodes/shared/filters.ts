@@ -1,0 +1,75 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { ServiceRecord } from './serviceRecord';
+
+/** What the user typed in the "Filters" collection, normalised for matching. */
+export interface ServiceFilters {
+	/** Lower-cased statuses; empty means any status. */
+	statuses: string[];
+	/** Lower-cased substring of name or alias; empty means no search. */
+	search: string;
+}
+
+/**
+ * Reads the raw `filters` parameter. `status` is a comma-separated list in the UI, but an
+ * expression may also hand over an array.
+ */
+export function parseServiceFilters(raw: unknown): ServiceFilters {
+	const filters = (typeof raw === 'object' && raw !== null ? raw : {}) as { status?: unknown; search?: unknown };
+	const statusList = Array.isArray(filters.status) ? filters.status : String(filters.status ?? '').split(',');
+	return {
+		statuses: statusList.map((status) => String(status).trim().toLowerCase()).filter((status) => status !== ''),
+		search: typeof filters.search === 'string' ? filters.search.trim().toLowerCase() : '',
+	};
+}
+
+export function hasServiceFilters(filters: ServiceFilters): boolean {
+	return filters.statuses.length > 0 || filters.search !== '';
+}
+
+export function matchesServiceFilters(record: ServiceRecord, filters: ServiceFilters): boolean {
+	const data = record.values?.values;
+	if (filters.statuses.length > 0 && !filters.statuses.includes((data?.status ?? '').toLowerCase())) return false;
+	if (filters.search !== '') {
+		const name = (data?.name ?? '').toLowerCase();
+		const alias = (data?.alias ?? '').toLowerCase();
+		if (!name.includes(filters.search) && !alias.includes(filters.search)) return false;
+	}
+	return true;
+}
+
+export const serviceFiltersProperty: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. web-01',
+			description: 'Only services whose name or alias contains this text (case-insensitive)',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. active, suspended',
+			description:
+				'Only services with one of these statuses, comma-separated (case-insensitive). The platform does not document its status values; use the ones you see in the output.',
+		},
+	],
+};
+
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return one flat object per service (ID, name, alias, status, OS, vCores, RAM, disk) instead of the record exactly as the API sent it',
+};

@@ -1,0 +1,224 @@
+import { z } from 'zod';
+
+/**
+ * The service record as the spec documents it. Every documented field is checked only when present
+ * (the spec does not say which are required, except that a record is identified by `id_service`);
+ * `null` counts as absent. Unknown fields pass through untouched: the spec says records may carry
+ * more than it lists.
+ */
+const optionalString = z.string().nullish();
+const optionalInteger = z.number().int().nullish();
+
+export const serviceRecordSchema = z
+	.object({
+		id_service: z.string().min(1),
+		values: z
+			.object({
+				values: z
+					.object({
+						name: optionalString,
+						alias: optionalString,
+						status: optionalString,
+						service: z
+							.object({
+								customize: z
+									.object({
+										OS: z.object({ id: optionalString, name: optionalString }).passthrough().nullish(),
+										specifications: z
+											.object({
+												vcores: optionalInteger,
+												GB: z
+													.object({ ram: optionalInteger, hd: optionalInteger })
+													.passthrough()
+													.nullish(),
+											})
+											.passthrough()
+											.nullish(),
+									})
+									.passthrough()
+									.nullish(),
+							})
+							.passthrough()
+							.nullish(),
+					})
+					.passthrough()
+					.nullish(),
+			})
+			.passthrough()
+			.nullish(),
+	})
+	.passthrough();
+
+export type ServiceRecord = z.infer<typeof serviceRecordSchema>;
+
+/** The flat view most workflows want (the node's "Simplify" output). */
+export interface SimplifiedService {
+	id_service: string;
+	name: string | null;
+	alias: string | null;
+	status: string | null;
+	os_id: string | null;
+	os_name: string | null;
+	vcores: number | null;
+	ram_gb: number | null;
+	hd_gb: number | null;
+	[key: string]: string | number | null;
+}
+
+/** A listing the node cannot use; `message` and `description` are safe to show (types and keys, never values). */
+export class ServiceResponseError extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+		this.name = 'ServiceResponseError';
+	}
+}
+
+const PROVIDER_HINT =
+	'The platform answered with data the node cannot use. If the platform changed its API, report it to the provider; ' +
+	'to look at the raw answer, call GET /v2026/services with the HTTP Request node and this credential.';
+
+/**
+ * The spec does not say whether the listing is one record or a collection, so every plausible
+ * wrapping is accepted: an array, a single record, a map keyed by id, or an object with one
+ * property holding the array (an envelope such as `data`). Anything else is an error that names
+ * what came, never silently an empty list.
+ */
+export function extractServiceRecords(body: unknown): ServiceRecord[] {
+	const located = locateRecords(body);
+	const records: ServiceRecord[] = new Array(located.items.length);
+	const seen = new Set<string>();
+	for (let index = 0; index < located.items.length; index++) {
+		const record = validateServiceRecord(located.items[index], located.labelOf(index), located.items.length);
+		if (seen.has(record.id_service)) {
+			throw new ServiceResponseError(
+				`The listing contains id_service "${clip(record.id_service)}" more than once`,
+				`Record ${located.labelOf(index)} repeats an id already listed. Each service must appear once; ` +
+					PROVIDER_HINT,
+			);
+		}
+		seen.add(record.id_service);
+		records[index] = record;
+	}
+	return records;
+}
+
+interface LocatedRecords {
+	items: unknown[];
+	/** How to name record `index` to a user: its position, or its key in a map. */
+	labelOf: (index: number) => string;
+}
+
+function locateRecords(body: unknown): LocatedRecords {
+	const byPosition = (items: unknown[]): LocatedRecords => ({ items, labelOf: (i) => `#${i + 1}` });
+	if (Array.isArray(body)) return byPosition(body);
+	if (isPlainObject(body)) {
+		if ('id_service' in body) return byPosition([body]);
+		const keys = Object.keys(body);
+		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
+			const items = body[keys[0]] as unknown[];
+			return { items, labelOf: (i) => `#${i + 1} in "${clip(keys[0])}"` };
+		}
+		const values = Object.values(body);
+		if (values.every((value) => isPlainObject(value) && 'id_service' in value)) {
+			return { items: values, labelOf: (i) => `"${clip(keys[i])}"` };
+		}
+	}
+	throw new ServiceResponseError(
+		`The API answered with ${describeShape(body)}, not a list of services`,
+		'Expected an array of service records, a single record, a map of records keyed by id, or an object with ' +
+			'one property holding the array. ' +
+			(looksPaginated(body)
+				? 'The answer looks paginated, which the API documentation does not describe; report this to the package maintainers. '
+				: '') +
+			PROVIDER_HINT,
+	);
+}
+
+/** Checks one record against the schema; returns the record itself so raw output stays byte-for-byte what the API sent. */
+export function validateServiceRecord(candidate: unknown, label: string, total: number): ServiceRecord {
+	const result = serviceRecordSchema.safeParse(candidate);
+	if (result.success) return candidate as ServiceRecord;
+	const issue = result.error.issues[0];
+	const id =
+		isPlainObject(candidate) && typeof candidate.id_service === 'string'
+			? ` (id_service "${clip(candidate.id_service)}")`
+			: '';
+	const path = issue.path.length > 0 ? issue.path.join('.') : '(the record itself)';
+	const expected = 'expected' in issue ? String(issue.expected) : issue.message;
+	const received = describeValueAt(candidate, issue.path);
+	return fail(
+		`Service record ${label} of ${total}${id} does not match the documented schema`,
+		`Field ${path}: expected ${expected}, received ${received}. ${PROVIDER_HINT}`,
+	);
+}
+
+function fail(message: string, description: string): never {
+	throw new ServiceResponseError(message, description);
+}
+
+/** Simplify: one flat object per service; a field the record lacks becomes null, never a crash. */
+export function simplifyServiceRecord(record: ServiceRecord): SimplifiedService {
+	const data = record.values?.values;
+	const customize = data?.service?.customize;
+	const specifications = customize?.specifications;
+	return {
+		id_service: record.id_service,
+		name: data?.name ?? null,
+		alias: data?.alias ?? null,
+		status: data?.status ?? null,
+		os_id: customize?.OS?.id ?? null,
+		os_name: customize?.OS?.name ?? null,
+		vcores: specifications?.vcores ?? null,
+		ram_gb: specifications?.GB?.ram ?? null,
+		hd_gb: specifications?.GB?.hd ?? null,
+	};
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Names a JSON value's shape without its content: types, sizes and at most ten top-level keys. */
+export function describeShape(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return `an array of ${value.length} item(s)`;
+	if (isPlainObject(value)) {
+		const keys = Object.keys(value);
+		if (keys.length === 0) return 'an empty object';
+		const listed = keys
+			.slice(0, 10)
+			.map((key) => `${clip(key)} (${describeType(value[key])})`)
+			.join(', ');
+		return `an object with key(s) ${listed}${keys.length > 10 ? `, and ${keys.length - 10} more` : ''}`;
+	}
+	return `a ${describeType(value)}`;
+}
+
+function describeType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return `array of ${value.length}`;
+	if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) return 'decimal number';
+	return typeof value === 'object' ? 'object' : typeof value;
+}
+
+function describeValueAt(root: unknown, path: Array<string | number>): string {
+	let value: unknown = root;
+	for (const key of path) {
+		value = isPlainObject(value) || Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+	}
+	if (value === undefined) return 'nothing (missing)';
+	if (typeof value === 'string') return `string "${clip(value, 40)}"`;
+	if (typeof value === 'number' || typeof value === 'boolean') return `${describeType(value)} ${String(value)}`;
+	return describeType(value);
+}
+
+function looksPaginated(body: unknown): boolean {
+	return isPlainObject(body) && Object.values(body).some(Array.isArray);
+}
+
+function clip(text: string, max = 60): string {
+	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
