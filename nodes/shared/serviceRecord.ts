@@ -91,7 +91,7 @@ export function extractServiceRecords(body: unknown): ServiceRecord[] {
 	const records: ServiceRecord[] = new Array(located.items.length);
 	const seen = new Set<string>();
 	for (let index = 0; index < located.items.length; index++) {
-		const record = validateServiceRecord(located.items[index], located.labelOf(index), located.items.length);
+		const record = validateServiceRecord(located.items[index], located.labelOf(index));
 		if (seen.has(record.id_service)) {
 			throw new ServiceResponseError(
 				`The listing contains id_service "${clip(record.id_service)}" more than once`,
@@ -107,23 +107,25 @@ export function extractServiceRecords(body: unknown): ServiceRecord[] {
 
 interface LocatedRecords {
 	items: unknown[];
-	/** How to name record `index` to a user: its position, or its key in a map. */
+	/** How to name record `index` to a user: its position, or its key in a map, e.g. `#3 of 40`. */
 	labelOf: (index: number) => string;
 }
 
 function locateRecords(body: unknown): LocatedRecords {
-	const byPosition = (items: unknown[]): LocatedRecords => ({ items, labelOf: (i) => `#${i + 1}` });
+	const byPosition = (items: unknown[], where = ''): LocatedRecords => ({
+		items,
+		labelOf: (i) => `#${i + 1} of ${items.length}${where}`,
+	});
 	if (Array.isArray(body)) return byPosition(body);
 	if (isPlainObject(body)) {
 		if ('id_service' in body) return byPosition([body]);
 		const keys = Object.keys(body);
 		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
-			const items = body[keys[0]] as unknown[];
-			return { items, labelOf: (i) => `#${i + 1} in "${clip(keys[0])}"` };
+			return byPosition(body[keys[0]] as unknown[], ` in "${clip(keys[0])}"`);
 		}
 		const values = Object.values(body);
 		if (values.every((value) => isPlainObject(value) && 'id_service' in value)) {
-			return { items: values, labelOf: (i) => `"${clip(keys[i])}"` };
+			return { items: values, labelOf: (i) => `"${clip(keys[i])}" (#${i + 1} of ${keys.length})` };
 		}
 	}
 	throw new ServiceResponseError(
@@ -138,7 +140,7 @@ function locateRecords(body: unknown): LocatedRecords {
 }
 
 /** Checks one record against the schema; returns the record itself so raw output stays byte-for-byte what the API sent. */
-export function validateServiceRecord(candidate: unknown, label: string, total: number): ServiceRecord {
+export function validateServiceRecord(candidate: unknown, label: string): ServiceRecord {
 	const result = serviceRecordSchema.safeParse(candidate);
 	if (result.success) return candidate as ServiceRecord;
 	const issue = result.error.issues[0];
@@ -150,7 +152,7 @@ export function validateServiceRecord(candidate: unknown, label: string, total: 
 	const expected = 'expected' in issue ? String(issue.expected) : issue.message;
 	const received = describeValueAt(candidate, issue.path);
 	return fail(
-		`Service record ${label} of ${total}${id} does not match the documented schema`,
+		`Service record ${label}${id} does not match the documented schema`,
 		`Field ${path}: expected ${expected}, received ${received}. ${PROVIDER_HINT}`,
 	);
 }

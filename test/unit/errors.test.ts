@@ -1,0 +1,136 @@
+import {
+	describeHttpStatus,
+	describeRedirect,
+	describeRetryAfter,
+	describeTransportFailure,
+	describeUnusableBody,
+	formatDuration,
+	isTlsErrorCode,
+	redactSecret,
+} from '../../nodes/shared/errors';
+
+const url = 'https://api.example.com/v2026/services';
+
+describe('describeHttpStatus', () => {
+	test.each([
+		[400, 'The platform rejected the request as invalid (HTTP 400)', /Check the Base URL/],
+		[401, 'The platform rejected the API key (HTTP 401)', /Generate a new API key in the account panel/],
+		[403, 'The API key is not allowed to list services (HTTP 403)', /permissions in the account panel/],
+		[404, 'The services endpoint was not found (HTTP 404)', /Check the Base URL.*requested https:\/\/api\.example\.com\/v2026\/services/],
+		[405, 'The address does not allow listing services (HTTP 405)', /Check the Base URL/],
+		[408, 'The platform gave up waiting for the request (HTTP 408)', /Retry On Fail/],
+		[409, 'The platform refused the request (HTTP 409)', /does not describe this answer/],
+		[410, 'The platform says API version v2026 is gone (HTTP 410)', /update this community node/],
+		[422, 'The platform refused the request (HTTP 422)', /Check the Base URL/],
+		[429, 'The platform is rate limiting requests (HTTP 429)', /Wait a little before running again/],
+		[500, 'The platform had an internal error (HTTP 500)', /Try again later/],
+		[502, "The platform's gateway got a bad answer (HTTP 502)", /Try again later/],
+		[503, 'The platform is unavailable (HTTP 503)', /Retry On Fail/],
+		[504, "The platform's gateway timed out (HTTP 504)", /Try again later/],
+		[599, 'The platform failed with HTTP 599', /Try again later/],
+		[302, 'The platform answered with an unexpected HTTP 302', /should answer HTTP 200/],
+	])('%i', (status, message, description) => {
+		const text = describeHttpStatus(status, { url });
+		expect(text.message).toBe(message);
+		expect(text.description).toMatch(description);
+	});
+
+	test('429 and 503 pass on Retry-After', () => {
+		expect(describeHttpStatus(429, { url, retryAfter: '30' })).toEqual({
+			message: 'The platform is rate limiting requests (HTTP 429); it asks to wait 30 second(s)',
+			description: expect.stringMatching(/^Wait 30 second\(s\) before running again\./),
+		});
+		expect(describeHttpStatus(503, { url, retryAfter: '120' }).message).toBe(
+			'The platform is unavailable (HTTP 503); it asks to wait 120 second(s)',
+		);
+	});
+
+	test("quotes the platform's own message when it sent one", () => {
+		expect(describeHttpStatus(401, { url, serverMessage: 'Token revoked' }).description).toMatch(
+			/The platform said: "Token revoked"\.$/,
+		);
+	});
+});
+
+describe('describeRetryAfter', () => {
+	test('seconds, HTTP dates, garbage', () => {
+		expect(describeRetryAfter('5')).toBe('5 second(s)');
+		expect(describeRetryAfter(' 0 ')).toBe('0 second(s)');
+		const now = Date.parse('2026-11-21T10:00:00Z');
+		expect(describeRetryAfter('Sat, 21 Nov 2026 10:01:30 GMT', now)).toBe('90 second(s) (until 2026-11-21T10:01:30.000Z)');
+		expect(describeRetryAfter('soon')).toBeUndefined();
+		expect(describeRetryAfter(undefined)).toBeUndefined();
+		expect(describeRetryAfter('')).toBeUndefined();
+	});
+});
+
+describe('describeTransportFailure', () => {
+	const context = { host: 'api.example.com', timeoutMs: 30000 };
+	test.each([
+		['ECONNREFUSED', 'Could not connect to api.example.com: the connection was refused', /Check the Base URL \(host and port\)/],
+		['ENOTFOUND', 'Could not find the host api.example.com', /Check the spelling of the Base URL/],
+		['EAI_AGAIN', 'Could not find the host api.example.com', /DNS/],
+		['ECONNRESET', 'The connection to api.example.com was closed before the answer was complete', /Retry On Fail/],
+		['ETIMEDOUT', 'The platform did not answer within 30 s', /stopped after waiting 30 s\. Raise "Timeout" under Options/],
+		['ECONNABORTED', 'The platform did not answer within 30 s', /Raise "Timeout"/],
+		['EHOSTUNREACH', 'The host api.example.com is unreachable', /network route/],
+		['ERR_CANCELED', 'The request was cancelled', /execution was stopped/],
+		['DEPTH_ZERO_SELF_SIGNED_CERT', 'The TLS certificate of api.example.com was not accepted', /self-signed, expired, or issued for another host/],
+		['ERR_TLS_CERT_ALTNAME_INVALID', 'The TLS certificate of api.example.com was not accepted', /never sent over an unverified connection/],
+		['EWEIRD', 'The request to api.example.com failed (EWEIRD)', /Check the Base URL/],
+		[undefined, 'The request to api.example.com failed', /Check the Base URL/],
+	])('%s', (code, message, description) => {
+		const text = describeTransportFailure(code, context);
+		expect(text.message).toBe(message);
+		expect(text.description).toMatch(description);
+	});
+
+	test('n8n must not replace our message with its generic one: no Node error code in messages', () => {
+		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EHOSTUNREACH', 'EAI_AGAIN']) {
+			expect(describeTransportFailure(code, context).message).not.toContain(code);
+		}
+	});
+
+	test('TLS codes', () => {
+		expect(isTlsErrorCode('CERT_HAS_EXPIRED')).toBe(true);
+		expect(isTlsErrorCode('ERR_SSL_WRONG_VERSION_NUMBER')).toBe(true);
+		expect(isTlsErrorCode('ECONNRESET')).toBe(false);
+	});
+});
+
+describe('other texts', () => {
+	test('redirects', () => {
+		expect(describeRedirect(301, url, 'https://evil.example.net/x').message).toBe(
+			'The platform redirected to another address (https://evil.example.net/x); the node does not follow it',
+		);
+		expect(describeRedirect(302, url, undefined).message).toBe(
+			'The platform answered with a redirect (HTTP 302) without a target',
+		);
+	});
+
+	test('bodies say what came', () => {
+		const context = { contentType: 'text/html; charset=utf-8', length: 1234, status: 200 };
+		expect(describeUnusableBody('html', context)).toEqual({
+			message: 'The platform answered with an HTML page instead of JSON',
+			description: expect.stringMatching(/^Received content type "text\/html; charset=utf-8", 1234 byte\(s\)\. .*Check the Base URL/),
+		});
+		expect(describeUnusableBody('empty', { contentType: undefined, length: 0, status: 200 }).description).toMatch(
+			/^Received content type not given, 0 byte\(s\)/,
+		);
+		expect(describeUnusableBody('not-json', context).message).toBe('The platform answered with text that is not valid JSON');
+	});
+
+	test('durations', () => {
+		expect(formatDuration(250)).toBe('250 ms');
+		expect(formatDuration(30000)).toBe('30 s');
+		expect(formatDuration(1500)).toBe('1.5 s');
+	});
+
+	test('redactSecret removes every occurrence, leaves short or missing secrets alone', () => {
+		expect(redactSecret({ message: 'a KEY123 b KEY123', description: 'KEY123' }, 'KEY123')).toEqual({
+			message: 'a [redacted] b [redacted]',
+			description: '[redacted]',
+		});
+		expect(redactSecret({ message: 'abc', description: 'd' }, undefined)).toEqual({ message: 'abc', description: 'd' });
+	});
+});
