@@ -34,10 +34,8 @@ export function resolveApiBaseUrl(raw: unknown): string {
 			'Open the Service Platform API credential and enter the base address your platform gives, e.g. https://api.example.com',
 		);
 	}
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
+	const url = URL.canParse(text) ? new URL(text) : undefined;
+	if (!url) {
 		throw new BaseUrlError(
 			`The credential's Base URL "${clip(text)}" is not an absolute URL`,
 			'Enter the full address including https://, e.g. https://api.example.com',

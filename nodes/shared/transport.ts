@@ -67,7 +67,7 @@ export async function servicePlatformApiGet<T>(
 	try {
 		baseUrl = resolveApiBaseUrl(credentials.baseUrl);
 	} catch (error) {
-		if (!(error instanceof BaseUrlError)) throw error;
+		if (!(error instanceof BaseUrlError)) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		const safe = redactSecret({ message: error.message, description: error.description }, apiKey);
 		throw new NodeOperationError(this.getNode(), safe.message, { description: safe.description, itemIndex });
 	}
@@ -111,7 +111,7 @@ export async function servicePlatformApiGet<T>(
 			return interpret(body);
 		} catch (error) {
 			if (error instanceof ServiceResponseError) return raise(error, statusCode);
-			throw error;
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 	}
 }

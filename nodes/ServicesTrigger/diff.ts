@@ -1,0 +1,231 @@
+/**
+ * The Services Trigger's change detection, free of n8n runtime calls so every case is unit-tested:
+ * compare the services of the last successful poll with the ones listed now and say what happened.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ServiceFilters } from '../shared/filters';
+import { matchesServiceFilters } from '../shared/filters';
+import type { ServiceRecord, SimplifiedService } from '../shared/serviceRecord';
+import { simplifyServiceRecord } from '../shared/serviceRecord';
+import type { ServiceSnapshot } from './state';
+import { compactService, expandService, rebuildServiceRecord, snapshotsEqual } from './state';
+
+/** In the order events of one service are emitted, and the order the test event is chosen in. */
+export const SERVICE_EVENT_NAMES = ['created', 'statusChanged', 'specsChanged', 'removed'] as const;
+export type ServiceEventName = (typeof SERVICE_EVENT_NAMES)[number];
+
+/** Earlier values of the fields an event is about, under their simplified names. */
+export type PreviousValues = Partial<Pick<SimplifiedService, 'status' | 'os_id' | 'os_name' | 'vcores' | 'ram_gb' | 'hd_gb'>>;
+
+export interface DetectedEvent {
+	event: ServiceEventName;
+	id_service: string;
+	/** The service now; for `removed`, as it was last seen. */
+	service: SimplifiedService;
+	/** The record exactly as the API sent it now; undefined for `removed` (the record is gone). */
+	record?: ServiceRecord;
+	/** `statusChanged`: `{ status }`; `specsChanged`: the OS, vCores, RAM and disk fields that changed; otherwise null. */
+	previous: PreviousValues | null;
+}
+
+export interface DiffOptions {
+	/** The events the user selected; other changes are still recorded, just not emitted. */
+	events: readonly ServiceEventName[];
+	filters: ServiceFilters;
+}
+
+export interface DiffResult {
+	/** What to store for the next poll: every listed service, whatever the filters (see README). */
+	snapshot: ServiceSnapshot;
+	/** Selected events about watched services, in listing order; `removed` ones last. */
+	events: DetectedEvent[];
+	/** True when there was no earlier snapshot: this poll only records the baseline. */
+	baseline: boolean;
+	/** Whether the snapshot differs from the stored one (the static data only needs a write then). */
+	changed: boolean;
+}
+
+/** A problem with the input the user can fix or must know about; `description` says what to do. */
+export class TriggerInputError extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+		this.name = 'TriggerInputError';
+	}
+}
+
+/**
+ * Compares `records` (the full, validated listing) with the `previous` snapshot.
+ *
+ * The snapshot always covers every listed service and the filters only decide which events are
+ * emitted: an event is emitted when its service matches the filters now or matched them before
+ * the change (a `removed` service: as last seen). So a service that leaves the filters is reported
+ * once, by the event that moved it out (e.g. `statusChanged` with `previous.status`), and is then
+ * silent while outside; coming back is a `statusChanged` again, never a false `created` or
+ * `removed`. Changing the filters or events later never produces a burst of events either.
+ */
+export function diffServices(
+	previous: ServiceSnapshot | undefined,
+	records: readonly ServiceRecord[],
+	{ events, filters }: DiffOptions,
+): DiffResult {
+	const selected = new Set<ServiceEventName>(events);
+	const snapshot: ServiceSnapshot = new Map();
+	const current = new Map<string, { record: ServiceRecord; service: SimplifiedService }>();
+	for (const record of records) {
+		if (current.has(record.id_service)) throw duplicateError(record.id_service);
+		const service = simplifyServiceRecord(record);
+		current.set(record.id_service, { record, service });
+		snapshot.set(record.id_service, compactService(service));
+	}
+	if (previous === undefined) return { snapshot, events: [], baseline: true, changed: true };
+
+	const matches = (record: ServiceRecord) => matchesServiceFilters(record, filters);
+	const detected: DetectedEvent[] = [];
+	const emit = (event: DetectedEvent, watched: () => boolean) => {
+		if (selected.has(event.event) && watched()) detected.push(event);
+	};
+
+	for (const [id, { record, service }] of current) {
+		const before = previous.get(id);
+		if (before === undefined) {
+			emit({ event: 'created', id_service: id, service, record, previous: null }, () => matches(record));
+			continue;
+		}
+		const last = expandService(id, before);
+		const watched = () => matches(record) || matches(rebuildServiceRecord(last));
+		if (last.status !== service.status) {
+			emit({ event: 'statusChanged', id_service: id, service, record, previous: { status: last.status } }, watched);
+		}
+		const specs = changedSpecs(last, service);
+		if (specs !== undefined) {
+			emit({ event: 'specsChanged', id_service: id, service, record, previous: specs }, watched);
+		}
+	}
+	for (const [id, before] of previous) {
+		if (current.has(id)) continue;
+		const last = expandService(id, before);
+		emit({ event: 'removed', id_service: id, service: last, previous: null }, () => matches(rebuildServiceRecord(last)));
+	}
+	return { snapshot, events: detected, baseline: false, changed: !snapshotsEqual(previous, snapshot) };
+}
+
+/**
+ * The earlier OS, vCores, RAM and disk values that differ, or undefined when none does. The OS is
+ * compared by its id (a provider renaming "Ubuntu 22.04" to "Ubuntu 22.04 LTS" is no change of
+ * the service); by its name only when neither side has an id. When the OS changed, both its
+ * earlier id and name are given.
+ */
+export function changedSpecs(before: SimplifiedService, now: SimplifiedService): PreviousValues | undefined {
+	const previous: PreviousValues = {};
+	const osChanged =
+		before.os_id !== now.os_id || (before.os_id === null && now.os_id === null && before.os_name !== now.os_name);
+	if (osChanged) {
+		previous.os_id = before.os_id;
+		previous.os_name = before.os_name;
+	}
+	if (before.vcores !== now.vcores) previous.vcores = before.vcores;
+	if (before.ram_gb !== now.ram_gb) previous.ram_gb = before.ram_gb;
+	if (before.hd_gb !== now.hd_gb) previous.hd_gb = before.hd_gb;
+	return Object.keys(previous).length > 0 ? previous : undefined;
+}
+
+/**
+ * The "Fetch test event" result: one event built from the live listing, never stored.
+ * If a snapshot exists and a real change is waiting, that change is the test event (it is what the
+ * next poll would emit). Otherwise the event is built on the first service that matches the
+ * filters, of the first selected kind; `previous` then borrows values of another listed service
+ * so the fields can be mapped, and is null when no other service differs.
+ */
+export function buildTestEvent(
+	previous: ServiceSnapshot | undefined,
+	records: readonly ServiceRecord[],
+	options: DiffOptions,
+): DetectedEvent {
+	if (records.length === 0) {
+		throw new TriggerInputError(
+			'There are no services in the account to build a test event from',
+			'The platform listed no services for this credential. Create a service on the platform (or use a credential of an account that has services) and fetch a test event again. An active workflow will still report services created later.',
+		);
+	}
+	if (previous !== undefined) {
+		const pending = diffServices(previous, records, options).events[0];
+		if (pending !== undefined) return pending;
+	} else {
+		// Still rejects a listing with repeated ids, as a real poll would.
+		diffServices(undefined, records, options);
+	}
+	const record = records.find((candidate) => matchesServiceFilters(candidate, options.filters));
+	if (record === undefined) {
+		throw new TriggerInputError(
+			`None of the ${records.length} listed service(s) matches the Filters, so there is nothing to build a test event from`,
+			'Loosen the Filters (Status, Search) or fetch a test event again once a matching service exists.',
+		);
+	}
+	const event = SERVICE_EVENT_NAMES.find((name) => options.events.includes(name)) ?? 'created';
+	const service = simplifyServiceRecord(record);
+	const others = records.filter((other) => other !== record).map(simplifyServiceRecord);
+	if (event === 'statusChanged') {
+		const otherStatus = others.find((other) => other.status !== service.status)?.status;
+		return { event, id_service: service.id_service, service, record, previous: { status: otherStatus ?? null } };
+	}
+	if (event === 'specsChanged') {
+		let specs: PreviousValues | undefined;
+		for (const other of others) {
+			specs = changedSpecs(other, service);
+			if (specs !== undefined) break;
+		}
+		return {
+			event,
+			id_service: service.id_service,
+			service,
+			record,
+			previous: specs ?? { os_id: null, os_name: null, vcores: null, ram_gb: null, hd_gb: null },
+		};
+	}
+	if (event === 'removed') return { event, id_service: service.id_service, service, previous: null };
+	return { event, id_service: service.id_service, service, record, previous: null };
+}
+
+/** The output item's JSON: `{ event, id_service, service, previous, detectedAt }`. */
+export function formatEvent(event: DetectedEvent, { simplify, detectedAt }: { simplify: boolean; detectedAt: string }): IDataObject {
+	const service = simplify ? event.service : (event.record ?? rebuildServiceRecord(event.service));
+	return {
+		event: event.event,
+		id_service: event.id_service,
+		service: service as IDataObject,
+		previous: event.previous as IDataObject | null,
+		detectedAt,
+	};
+}
+
+/** Reads the `events` parameter; at least one known event, in a fixed order. */
+export function parseEvents(raw: unknown): ServiceEventName[] {
+	const values = Array.isArray(raw) ? raw : typeof raw === 'string' && raw.trim() !== '' ? raw.split(',') : [];
+	const names = values.map((value) => String(value).trim()).filter((value) => value !== '');
+	const unknown = names.filter((name) => !(SERVICE_EVENT_NAMES as readonly string[]).includes(name));
+	if (unknown.length > 0) {
+		throw new TriggerInputError(
+			`Unknown event(s): ${unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ')}`,
+			`Choose events from: ${SERVICE_EVENT_NAMES.join(', ')}.`,
+		);
+	}
+	const chosen = SERVICE_EVENT_NAMES.filter((name) => names.includes(name));
+	if (chosen.length === 0) {
+		throw new TriggerInputError(
+			'Choose at least one event to trigger on',
+			'Select one or more of Service Created, Status Changed, Specs Changed and Service Removed in "Trigger On".',
+		);
+	}
+	return chosen;
+}
+
+function duplicateError(id: string): TriggerInputError {
+	return new TriggerInputError(
+		`The listing contains id_service "${id.length > 60 ? `${id.slice(0, 57)}...` : id}" more than once`,
+		'Each service must appear once; the trigger cannot tell which of the repeated records is current, so it stops instead of guessing. Report this to the platform provider.',
+	);
+}
