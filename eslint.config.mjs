@@ -16,6 +16,7 @@ const nodeGlobals = {
 	setImmediate: 'readonly',
 	fetch: 'readonly',
 	AbortController: 'readonly',
+	AbortSignal: 'readonly',
 	performance: 'readonly',
 	structuredClone: 'readonly',
 	__dirname: 'readonly',
@@ -82,6 +83,8 @@ export default tseslint.config(
 		files: ['**/*.{js,mjs,cjs}'],
 		extends: [js.configs.recommended],
 		languageOptions: { globals: nodeGlobals, sourceType: 'module' },
+		// Clean-up code ignores errors of things already gone (a stopped process, a removed folder).
+		rules: { 'no-empty': ['error', { allowEmptyCatch: true }] },
 	},
 	{ files: ['**/*.cjs', 'gulpfile.js', 'jest.config.js'], languageOptions: { sourceType: 'commonjs' } },
 );
