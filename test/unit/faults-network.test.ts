@@ -1,0 +1,527 @@
+/**
+ * Fault matrix, part 2: transport failures, TLS and redirects against real local servers on
+ * 127.0.0.1 (no nock), run through n8n-core's WorkflowExecute with the real credential.
+ *
+ * Each case asserts the exact message, a description that says how to fix it, `context.itemIndex`,
+ * that the API key appears nowhere in the run data, and with "On Error: Continue" an error item
+ * paired to its input while the other items still run. Redirect cases also assert, from what a
+ * second server records, that the key never travels anywhere the credential does not point to.
+ */
+import { execFileSync } from 'node:child_process';
+import dns from 'node:dns';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
+
+import type { INodeParameters } from 'n8n-workflow';
+
+import { generateServices } from '../../mock/server.cjs';
+import type { NodeRunResult } from '../harness/workflow';
+import { runNode, servicesNode } from '../harness/workflow';
+
+const KEY = 'sk-live-NETFAULTS-91c04be7d25a3f68';
+const KEY_FORMS = [KEY, Buffer.from(KEY).toString('base64'), encodeURIComponent(KEY)];
+const PATH = '/v2026/services';
+const GOOD = generateServices(2, 11);
+const GOOD_BODY = JSON.stringify(GOOD);
+const RETRY_HINT = 'Try again later, or turn on "Retry On Fail" in the node settings (with a wait of a few seconds).';
+const NOT_FOLLOWED_HINT =
+	'The API key is only sent to the address in the credential. If the new address is the official one, put it as the Base URL in the Service Platform API credential (https only).';
+
+// ---- local servers --------------------------------------------------------------------------------
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+interface SeenRequest {
+	method: string;
+	url: string;
+	host: string | undefined;
+	authorization: string | undefined;
+}
+
+interface LocalServer {
+	port: number;
+	origin: string;
+	/** Every request that reached the server, with the Authorization header it carried. */
+	seen: SeenRequest[];
+	/** Request n is answered by handlers[n] (the last one answers the rest). */
+	script(...handlers: Handler[]): void;
+	close(): Promise<void>;
+}
+
+const servers: LocalServer[] = [];
+
+async function startServer(options: { tls?: { key: string; cert: string } } = {}): Promise<LocalServer> {
+	let handlers: Handler[] = [ok];
+	const seen: SeenRequest[] = [];
+	const sockets = new Set<Socket>();
+	const onRequest: http.RequestListener = (req, res) => {
+		seen.push({
+			method: req.method ?? '',
+			url: req.url ?? '',
+			host: req.headers.host,
+			authorization: req.headers.authorization,
+		});
+		handlers[Math.min(seen.length - 1, handlers.length - 1)](req, res);
+	};
+	const server = options.tls ? https.createServer(options.tls, onRequest) : http.createServer(onRequest);
+	server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	server.on('tlsClientError', () => {}); // the node refusing our certificate is the point of the test
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	const handle: LocalServer = {
+		port,
+		origin: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+		seen,
+		script: (...next) => {
+			handlers = next;
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				for (const socket of sockets) socket.destroy();
+				server.closeAllConnections?.();
+			}),
+	};
+	servers.push(handle);
+	return handle;
+}
+
+const ok: Handler = (_req, res) => {
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.end(GOOD_BODY);
+};
+const redirect =
+	(status: number, location: string): Handler =>
+	(_req, res) => {
+		res.writeHead(status, { location, 'content-length': 0 });
+		res.end();
+	};
+const resetMidBody: Handler = (_req, res) => {
+	const body = Buffer.from(GOOD_BODY);
+	res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+	res.write(body.subarray(0, body.length >> 1), () => setImmediate(() => res.socket?.destroy()));
+};
+const resetMidChunkedBody: Handler = (_req, res) => {
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.write(GOOD_BODY.slice(0, GOOD_BODY.length >> 1), () => setImmediate(() => res.socket?.destroy()));
+};
+const resetBeforeAnswer: Handler = (req) => {
+	req.socket.destroy();
+};
+const neverAnswer: Handler = () => {};
+
+async function closedPort(): Promise<number> {
+	const server = http.createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+// ---- certificates (made with openssl at test time, into a temp folder) -----------------------------
+
+interface Pem {
+	key: string;
+	cert: string;
+}
+let certDir: string;
+let caCert: string;
+let trustedLocal: Pem; // issued by the test CA for 127.0.0.1 and localhost
+let trustedWrongHost: Pem; // issued by the test CA for wrong-host.example only
+let selfSigned: Pem; // for 127.0.0.1, signed by itself
+
+function openssl(...args: string[]): void {
+	execFileSync('openssl', args, { cwd: certDir, stdio: 'pipe' });
+}
+
+function makeCertificates(): void {
+	certDir = mkdtempSync(join(tmpdir(), 'faults-tls-'));
+	const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+	openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=Fault matrix test CA',
+		'-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+	const issue = (name: string, san: string): Pem => {
+		openssl('req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
+		writeFileSync(join(certDir, `${name}.ext`), `subjectAltName=${san}\nextendedKeyUsage=serverAuth\n`);
+		openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
+			'-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`);
+		return { key: readFileSync(join(certDir, `${name}.key`), 'utf8'), cert: readFileSync(join(certDir, `${name}.crt`), 'utf8') };
+	};
+	caCert = readFileSync(join(certDir, 'ca.crt'), 'utf8');
+	trustedLocal = issue('local', 'IP:127.0.0.1,DNS:localhost');
+	trustedWrongHost = issue('wrong-host', 'DNS:wrong-host.example');
+	openssl('req', '-x509', ...ec, '-keyout', 'self.key', '-out', 'self.crt', '-days', '2', '-subj', '/CN=127.0.0.1',
+		'-addext', 'subjectAltName=IP:127.0.0.1');
+	selfSigned = { key: readFileSync(join(certDir, 'self.key'), 'utf8'), cert: readFileSync(join(certDir, 'self.crt'), 'utf8') };
+}
+
+/**
+ * Node 20 reads extra trusted CAs only at start-up (NODE_EXTRA_CA_CERTS), so for the cases that need
+ * a *trusted* certificate the test CA is handed to every TLS connection, the way a system CA would
+ * be. Restored after each test.
+ */
+function trustTestCa(): void {
+	const connect = tls.connect;
+	jest.spyOn(tls, 'connect').mockImplementation(((...args: unknown[]) => {
+		const [first] = args;
+		if (typeof first === 'object' && first !== null && (first as tls.ConnectionOptions).ca === undefined) {
+			args[0] = { ...(first as tls.ConnectionOptions), ca: [caCert] };
+		}
+		return (connect as (...a: unknown[]) => tls.TLSSocket).apply(tls, args);
+	}) as typeof tls.connect);
+}
+
+/** `.invalid` never resolves (RFC 6761); answered locally as getaddrinfo would, so no DNS query leaves the machine. */
+function failInvalidLookups(): void {
+	const lookup = dns.lookup;
+	jest.spyOn(dns, 'lookup').mockImplementation(((hostname: string, ...rest: unknown[]) => {
+		if (!hostname.endsWith('.invalid')) return (lookup as (...a: unknown[]) => void)(hostname, ...rest);
+		const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException) => void;
+		const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+			code: 'ENOTFOUND',
+			errno: -3008,
+			syscall: 'getaddrinfo',
+			hostname,
+		});
+		process.nextTick(() => callback(error));
+		return undefined;
+	}) as unknown as typeof dns.lookup);
+}
+
+// ---- assertions -----------------------------------------------------------------------------------
+
+const expectedGood = (itemIndex: number) =>
+	GOOD.map((record) => ({
+		json: {
+			id_service: record.id_service,
+			name: record.values.values.name,
+			alias: record.values.values.alias,
+			status: record.values.values.status,
+			os_id: record.values.values.service.customize.OS.id,
+			os_name: record.values.values.service.customize.OS.name,
+			vcores: record.values.values.service.customize.specifications.vcores,
+			ram_gb: record.values.values.service.customize.specifications.GB.ram,
+			hd_gb: record.values.values.service.customize.specifications.GB.hd,
+		},
+		pairedItem: { item: itemIndex },
+	}));
+
+interface Expected {
+	message: string;
+	description: Array<string | RegExp>;
+	httpCode?: string;
+}
+
+function expectNoKey(result: NodeRunResult): void {
+	for (const form of KEY_FORMS) expect(result.serialized).not.toContain(form);
+}
+
+function expectText(actual: unknown, parts: Expected['description']): void {
+	expect(typeof actual).toBe('string');
+	for (const part of parts) {
+		if (typeof part === 'string') expect(actual).toContain(part);
+		else expect(actual).toMatch(part);
+	}
+}
+
+function expectError(result: NodeRunResult, expected: Expected, itemIndex: number): void {
+	expect(result.items).toEqual([]);
+	expect(result.error?.message).toBe(expected.message);
+	expectText(result.error?.description, expected.description);
+	expect(result.error?.context?.itemIndex).toBe(itemIndex);
+	if (expected.httpCode !== undefined) expect(result.error?.httpCode).toBe(expected.httpCode);
+	expectNoKey(result);
+}
+
+function expectErrorItem(result: NodeRunResult, index: number, expected: Expected, itemIndex: number): void {
+	const item = result.items[index];
+	expect(item.pairedItem).toEqual({ item: itemIndex });
+	expect(item.json).toEqual({ error: expected.message });
+	expect(item.error?.message).toBe(expected.message);
+	expectText(item.error?.description, expected.description);
+	expect(item.error?.context?.itemIndex).toBe(itemIndex);
+}
+
+async function run(baseUrl: string, inputItems: object[], extra: { params?: INodeParameters; continueOnError?: boolean } = {}) {
+	return await runNode({
+		node: servicesNode({ ...extra.params }, extra.continueOnError ? { onError: 'continueRegularOutput' } : {}),
+		credentials: { apiKey: KEY, baseUrl },
+		inputItems: inputItems as never,
+	});
+}
+
+/**
+ * A fault the server produces for one request: [ok, fault] stops at item 1; [ok, fault, ok] with
+ * "On Error: Continue" gives the services of items 0 and 2 around an error item paired to item 1.
+ */
+async function expectPerRequestFault(
+	server: LocalServer,
+	fault: Handler,
+	expected: (server: LocalServer) => Expected,
+	params?: INodeParameters,
+): Promise<void> {
+	server.script(ok, fault);
+	const stopped = await run(server.origin, [{}, {}], { params });
+	expectError(stopped, expected(server), 1);
+
+	server.script(ok, fault, ok);
+	server.seen.length = 0;
+	const continued = await run(server.origin, [{}, {}, {}], { params, continueOnError: true });
+	expect(continued.error).toBeUndefined();
+	expect(continued.items).toHaveLength(5);
+	expect(continued.items.slice(0, 2)).toEqual(expectedGood(0));
+	expectErrorItem(continued, 2, expected(server), 1);
+	expect(continued.items.slice(3)).toEqual(expectedGood(2));
+	expectNoKey(continued);
+}
+
+/** A fault of the address itself fails every item: each error item is paired to its own input. */
+async function expectEveryItemFails(baseUrl: string, expected: Expected, params?: INodeParameters): Promise<void> {
+	const stopped = await run(baseUrl, [{}], { params });
+	expectError(stopped, expected, 0);
+
+	const continued = await run(baseUrl, [{}, {}, {}], { params, continueOnError: true });
+	expect(continued.error).toBeUndefined();
+	expect(continued.items).toHaveLength(3);
+	for (const index of [0, 1, 2]) expectErrorItem(continued, index, expected, index);
+	expectNoKey(continued);
+}
+
+beforeAll(() => {
+	makeCertificates();
+});
+afterEach(async () => {
+	jest.restoreAllMocks();
+	await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+afterAll(() => {
+	rmSync(certDir, { recursive: true, force: true });
+});
+
+// ---- transport ------------------------------------------------------------------------------------
+
+describe('transport failures', () => {
+	test('connection refused (a closed local port)', async () => {
+		const port = await closedPort();
+		await expectEveryItemFails(`http://127.0.0.1:${port}`, {
+			message: `Could not connect to 127.0.0.1:${port}: the connection was refused`,
+			description: ['Check the Base URL (host and port) in the credential, and that the platform is up. (ECONNREFUSED)'],
+		});
+	});
+
+	const closedEarly = ({ port }: LocalServer): Expected => ({
+		message: `The connection to 127.0.0.1:${port} was closed before the answer was complete`,
+		description: ['The platform or something between (proxy, firewall) dropped the connection.', RETRY_HINT],
+	});
+
+	test('connection reset before any answer', async () => {
+		const server = await startServer();
+		await expectPerRequestFault(server, resetBeforeAnswer, (s) => ({
+			...closedEarly(s),
+			description: [...closedEarly(s).description, /\(ECONNRESET\)$/],
+		}));
+	});
+
+	// axios reports a body cut off by a reset as ERR_BAD_RESPONSE "stream has been aborted", which the
+	// node does not map yet: the user reads "The request to 127.0.0.1:PORT failed (ERR_BAD_RESPONSE)"
+	// with "stream has been aborted. Check the Base URL ...". These two pass on everything but the
+	// wording; the test.failing ones below hold the wording proposed in the report.
+	const cutOff = ({ port }: LocalServer): Expected => ({
+		message: `The request to 127.0.0.1:${port} failed (ERR_BAD_RESPONSE)`,
+		description: ['stream has been aborted.', RETRY_HINT],
+	});
+	test('connection reset in the middle of the body (Content-Length): error, itemIndex, pairing, no key', async () => {
+		const server = await startServer();
+		await expectPerRequestFault(server, resetMidBody, cutOff);
+	});
+	test('chunked body cut off by a reset: error, itemIndex, pairing, no key', async () => {
+		const server = await startServer();
+		await expectPerRequestFault(server, resetMidChunkedBody, cutOff);
+	});
+	test.failing('connection reset in the middle of the body is named as a dropped connection', async () => {
+		const server = await startServer();
+		await expectPerRequestFault(server, resetMidBody, closedEarly);
+	});
+	test.failing('chunked body cut off by a reset is named as a dropped connection', async () => {
+		const server = await startServer();
+		await expectPerRequestFault(server, resetMidChunkedBody, closedEarly);
+	});
+
+	test('unknown host', async () => {
+		failInvalidLookups();
+		await expectEveryItemFails('https://api.example.invalid', {
+			message: 'Could not find the host api.example.invalid',
+			description: ["Check the spelling of the Base URL in the credential, and the n8n server's DNS and network. (ENOTFOUND)"],
+		});
+	});
+
+	test('a server that never answers: stopped after the "Timeout" option, which the message names', async () => {
+		const server = await startServer();
+		const started = Date.now();
+		await expectPerRequestFault(
+			server,
+			neverAnswer,
+			({ port }) => ({
+				message: 'The platform did not answer within 300 ms',
+				description: [`The request to 127.0.0.1:${port} was stopped after waiting 300 ms. Raise "Timeout" under Options`],
+			}),
+			{ options: { timeout: 300 } },
+		);
+		// Two runs, one hanging request each: the node waited about 300 ms each time, not the 30 s default.
+		expect(Date.now() - started).toBeLessThan(5000);
+	});
+
+	test('the timeout is also given in seconds when it is long', async () => {
+		const server = await startServer();
+		server.script(neverAnswer);
+		const result = await run(server.origin, [{}], { params: { options: { timeout: 1500 } } });
+		expectError(result, { message: 'The platform did not answer within 1.5 s', description: ['was stopped after waiting 1.5 s'] }, 0);
+	});
+
+	test('the Timeout option defaults to 30 seconds', () => {
+		const { Services } = jest.requireActual('../../nodes/Services/Services.node');
+		const options = new Services().description.properties.find((p: { name: string }) => p.name === 'options');
+		expect(options.options.find((o: { name: string }) => o.name === 'timeout').default).toBe(30_000);
+	});
+});
+
+// ---- TLS ------------------------------------------------------------------------------------------
+
+describe('TLS failures: the key is never sent over an unverified connection', () => {
+	const tlsFailure = (port: number, code: string): Expected => ({
+		message: `The TLS certificate of 127.0.0.1:${port} was not accepted`,
+		description: [
+			`The https connection could not be verified (${code}): the certificate is self-signed, expired, or issued for another host.`,
+			"Check the Base URL uses the platform's official address; the API key is never sent over an unverified connection.",
+		],
+	});
+
+	test('self-signed certificate', async () => {
+		const server = await startServer({ tls: selfSigned });
+		await expectEveryItemFails(server.origin, tlsFailure(server.port, 'DEPTH_ZERO_SELF_SIGNED_CERT'));
+		expect(server.seen).toEqual([]);
+	});
+
+	test('certificate from an unknown authority', async () => {
+		const server = await startServer({ tls: trustedLocal }); // the test CA is not trusted here
+		await expectEveryItemFails(server.origin, tlsFailure(server.port, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'));
+		expect(server.seen).toEqual([]);
+	});
+
+	test('trusted certificate issued for another host', async () => {
+		trustTestCa();
+		const server = await startServer({ tls: trustedWrongHost });
+		await expectEveryItemFails(server.origin, tlsFailure(server.port, 'ERR_TLS_CERT_ALTNAME_INVALID'));
+		expect(server.seen).toEqual([]);
+	});
+
+	test('control: a trusted certificate for the right host works', async () => {
+		trustTestCa();
+		const server = await startServer({ tls: trustedLocal });
+		const result = await run(server.origin, [{}]);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual(expectedGood(0));
+		expect(server.seen).toEqual([{ method: 'GET', url: PATH, host: `127.0.0.1:${server.port}`, authorization: `Bearer ${KEY}` }]);
+	});
+});
+
+// ---- redirects ------------------------------------------------------------------------------------
+
+describe('redirects', () => {
+	const notFollowed = (status: number, location: string): Expected => ({
+		message: `The platform redirected to another address (${location}); the node does not follow it`,
+		description: [NOT_FOLLOWED_HINT],
+		httpCode: String(status),
+	});
+
+	test.each([301, 302, 303, 307, 308])('%i to another port: not followed, the other server never sees the key', async (status) => {
+		const api = await startServer();
+		const elsewhere = await startServer();
+		const target = `${elsewhere.origin}${PATH}`;
+		await expectPerRequestFault(api, redirect(status, target), () => notFollowed(status, target));
+		expect(elsewhere.seen).toEqual([]);
+		expect(api.seen.every((request) => request.authorization === `Bearer ${KEY}`)).toBe(true);
+	});
+
+	test('to another host name on the same port: not followed', async () => {
+		const api = await startServer();
+		const target = `http://localhost:${api.port}${PATH}`;
+		await expectPerRequestFault(api, redirect(302, target), () => notFollowed(302, target));
+		// Every request that arrived was the node's own, to the address of the credential.
+		expect(api.seen.map((request) => request.host)).toEqual(Array(3).fill(`127.0.0.1:${api.port}`));
+	});
+
+	test('protocol-relative Location to another host: not followed', async () => {
+		const api = await startServer();
+		const elsewhere = await startServer();
+		const target = `//localhost:${elsewhere.port}/collect`;
+		await expectPerRequestFault(api, redirect(302, target), () => notFollowed(302, `http://localhost:${elsewhere.port}/collect`));
+		expect(elsewhere.seen).toEqual([]);
+	});
+
+	test('https to http (same host and port): refused', async () => {
+		trustTestCa();
+		const api = await startServer({ tls: trustedLocal });
+		const target = `http://127.0.0.1:${api.port}${PATH}`;
+		await expectPerRequestFault(api, redirect(301, target), () => notFollowed(301, target));
+	});
+
+	test('https to http on another port: refused, the http server never sees the key', async () => {
+		trustTestCa();
+		const api = await startServer({ tls: trustedLocal });
+		const plain = await startServer();
+		const target = `${plain.origin}${PATH}`;
+		await expectPerRequestFault(api, redirect(308, target), () => notFollowed(308, target));
+		expect(plain.seen).toEqual([]);
+	});
+
+	test('same-origin redirect (relative and absolute) is followed with the key', async () => {
+		const api = await startServer();
+		api.script(redirect(301, '/v2026/services/'), redirect(307, `${api.origin}/v2026/services?page=1`), ok);
+		const result = await run(api.origin, [{}]);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual(expectedGood(0));
+		expect(api.seen.map(({ url, authorization }) => [url, authorization])).toEqual([
+			[PATH, `Bearer ${KEY}`],
+			[`${PATH}/`, `Bearer ${KEY}`],
+			[`${PATH}?page=1`, `Bearer ${KEY}`],
+		]);
+		expectNoKey(result);
+	});
+
+	test('same-origin redirect then a redirect to another port: the second one is refused', async () => {
+		const api = await startServer();
+		const elsewhere = await startServer();
+		const target = `${elsewhere.origin}${PATH}`;
+		api.script(redirect(302, '/v2026/services/'), redirect(302, target));
+		const result = await run(api.origin, [{}]);
+		expectError(result, notFollowed(302, target), 0);
+		expect(elsewhere.seen).toEqual([]);
+	});
+
+	test('a same-origin redirect loop stops after 5 redirects', async () => {
+		const api = await startServer();
+		api.script(redirect(302, PATH));
+		const result = await run(api.origin, [{}]);
+		expect(api.seen).toHaveLength(6);
+		expect(result.error?.context?.itemIndex).toBe(0);
+		expect(result.error?.httpCode).toBe('302');
+		expectNoKey(result);
+	});
+
+	// Reported: after 5 same-origin redirects the message says "redirected to another address",
+	// although the address is the same one; the user needs to hear it is a redirect loop.
+	test.failing('a same-origin redirect loop is named as such', async () => {
+		const api = await startServer();
+		api.script(redirect(302, PATH));
+		const result = await run(api.origin, [{}]);
+		expect(result.error?.message).toBe('The platform redirected more than 5 times');
+	});
+});
