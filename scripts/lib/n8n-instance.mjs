@@ -1,0 +1,530 @@
+// Runs an isolated real n8n with this package installed the way a user's n8n holds a community
+// package, and drives it: CLI import/execute, `n8n start` + REST API (owner, login, credentials,
+// node types, workflows). Everything started here is stopped and removed by scripts/lib/cleanup.mjs
+// on exit, failure and Ctrl-C. Node standard library only.
+
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onCleanup } from './cleanup.mjs';
+
+export const REPO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const PACKAGE_NAME = 'n8n-nodes-service-platform';
+export const NODE_TYPE = `${PACKAGE_NAME}.services`;
+export const TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
+export const CREDENTIAL_TYPE = 'servicePlatformApi';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A free TCP port on 127.0.0.1 (the OS picks; closed again before use). */
+export function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen({ host: '127.0.0.1', port: 0 }, () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+/** A temp directory removed on clean-up. */
+export function makeTempDir(prefix) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	const rm = () => fs.rmSync(dir, { recursive: true, force: true });
+	if (!process.env.KEEP_TMP) onCleanup(`remove ${dir}`, async () => rm(), rm);
+	return dir;
+}
+
+/** Environment for child processes: without what an outer `npm run` exported about this repo. */
+export function cleanEnv(extra = {}) {
+	const env = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		const lk = k.toLowerCase();
+		if (lk.startsWith('npm_') || lk === 'init_cwd' || lk.startsWith('n8n_') || lk.startsWith('db_')) continue;
+		env[k] = v;
+	}
+	return { ...env, ...extra };
+}
+
+/** Runs a command, collects output; rejects on spawn error only. */
+export function run(cmd, args, { cwd, env, timeoutMs = 0, echo = false, input } = {}) {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const child = spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+		const killGroup = (sig) => {
+			try {
+				process.kill(-child.pid, sig);
+			} catch {}
+		};
+		const un = onCleanup(`${path.basename(cmd)} ${args[0] ?? ''}`, async () => killGroup('SIGKILL'), () => killGroup('SIGKILL'));
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d) => {
+			stdout += d;
+			if (echo) process.stdout.write(d);
+		});
+		child.stderr.on('data', (d) => {
+			stderr += d;
+			if (echo) process.stderr.write(d);
+		});
+		if (input !== undefined) child.stdin.end(input);
+		else child.stdin.end();
+		let timedOut = false;
+		const timer = timeoutMs
+			? setTimeout(() => {
+					timedOut = true;
+					killGroup('SIGKILL');
+				}, timeoutMs)
+			: null;
+		child.on('error', (e) => {
+			un();
+			if (timer) clearTimeout(timer);
+			reject(e);
+		});
+		child.on('close', (code, signal) => {
+			un();
+			if (timer) clearTimeout(timer);
+			// The task runner (same group) may outlive n8n for a moment; make sure it is gone.
+			killGroup('SIGKILL');
+			resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
+		});
+	});
+}
+
+function npmCli() {
+	const execpath = process.env.npm_execpath;
+	if (execpath && /npm-cli\.js$/.test(execpath) && fs.existsSync(execpath)) return [process.execPath, [execpath]];
+	return ['npm', []];
+}
+
+/** npm run build, then npm pack into a temp dir; returns the tarball path. */
+export async function buildAndPack({ skipBuild = false, log = console.log } = {}) {
+	const [npm, pre] = npmCli();
+	const env = cleanEnv();
+	if (!skipBuild) {
+		const t = Date.now();
+		log('Building the package (npm run build) ...');
+		const r = await run(npm, [...pre, 'run', 'build'], { cwd: REPO_DIR, env });
+		if (r.code !== 0) throw new Error(`npm run build failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+		log(`  built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+	}
+	const dir = makeTempDir('sp-pack-');
+	const r = await run(npm, [...pre, 'pack', '--json', '--pack-destination', dir], { cwd: REPO_DIR, env });
+	if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}):\n${r.stderr}`);
+	const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
+	const tarball = path.join(dir, info[0].filename);
+	log(`Packed ${info[0].filename} (${info[0].entryCount} files, ${(info[0].size / 1024).toFixed(1)} kB)`);
+	return { tarball, files: info[0].files.map((f) => f.path) };
+}
+
+/**
+ * The exact log record n8n's `execute --rawOutput` prints the result in (N8N_LOG_FORMAT=json):
+ * one JSON line per log record whose `message` is the JSON-stringified run result.
+ */
+export function parseExecuteOutput(stdout) {
+	const records = [];
+	for (const line of stdout.split('\n')) {
+		const t = line.trim();
+		if (!t.startsWith('{')) continue;
+		try {
+			records.push(JSON.parse(t));
+		} catch {}
+	}
+	let result = null;
+	for (const rec of records) {
+		const msg = typeof rec.message === 'string' ? rec.message.trim() : '';
+		if (!msg.startsWith('{')) continue;
+		try {
+			const parsed = JSON.parse(msg);
+			if (parsed && typeof parsed === 'object' && ('data' in parsed || 'resultData' in parsed || 'finished' in parsed || 'status' in parsed)) result = parsed;
+		} catch {}
+	}
+	// A pretty-printed (non-JSON-format) fallback: the first '{' at a line start to the end.
+	if (!result) {
+		const i = stdout.search(/^\{/m);
+		if (i >= 0) {
+			try {
+				result = JSON.parse(stdout.slice(i));
+			} catch {}
+		}
+	}
+	return { records, result };
+}
+
+/** Items (json) of a node's first output in run data: runData[node][run].data.main[output]. */
+export function nodeItems(result, nodeName, { run = 0, output = 0 } = {}) {
+	const runData = result?.data?.resultData?.runData ?? result?.resultData?.runData;
+	const r = runData?.[nodeName]?.[run];
+	if (!r) return null;
+	return (r.data?.main?.[output] ?? []).map((i) => i.json);
+}
+
+export function nodeError(result, nodeName, { run = 0 } = {}) {
+	const runData = result?.data?.resultData?.runData ?? result?.resultData?.runData;
+	return runData?.[nodeName]?.[run]?.error ?? null;
+}
+
+export function workflowError(result) {
+	return result?.data?.resultData?.error ?? result?.resultData?.error ?? null;
+}
+
+export class N8nInstance {
+	/**
+	 * @param {object} o
+	 * @param {object} o.runtime       from ensureN8n()
+	 * @param {string} [o.tarball]     packed package to install
+	 * @param {'extract'|'editor'|'npm'|'none'} [o.install]  how to put the package into .n8n/nodes
+	 * @param {string} [o.label]
+	 */
+	static async create({ runtime, tarball, install = 'extract', label, log = console.log, extraEnv = {} }) {
+		const inst = new N8nInstance(runtime, label ?? `n8n ${runtime.version}`, log);
+		inst.root = makeTempDir(`sp-n8n-${runtime.line}-`);
+		inst.userFolder = path.join(inst.root, 'user');
+		inst.n8nDir = path.join(inst.userFolder, '.n8n');
+		inst.nodesDir = path.join(inst.n8nDir, 'nodes');
+		fs.mkdirSync(inst.nodesDir, { recursive: true });
+		inst.brokerPort = await freePort();
+		inst.env = cleanEnv({
+			PATH: `${runtime.binDir}${path.delimiter}${process.env.PATH}`,
+			HOME: inst.userFolder, // nothing of the real user's ~/.n8n or ~/.npmrc auth leaks in or out
+			N8N_USER_FOLDER: inst.userFolder,
+			N8N_ENCRYPTION_KEY: crypto.randomBytes(24).toString('hex'),
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_RUNNERS_BROKER_PORT: String(inst.brokerPort),
+			N8N_LOG_FORMAT: 'json',
+			N8N_LOG_LEVEL: 'info',
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+			DB_TYPE: 'sqlite',
+			...runtime.env,
+			...extraEnv,
+		});
+		// npm in the instance: keep the machine's registry settings (~/.npmrc) although HOME moved.
+		const userNpmrc = path.join(os.homedir(), '.npmrc');
+		if (fs.existsSync(userNpmrc)) inst.env.npm_config_userconfig = userNpmrc;
+		if (process.env.npm_config_cache) inst.env.npm_config_cache = process.env.npm_config_cache;
+		else inst.env.npm_config_cache = path.join(os.homedir(), '.npm');
+		if (tarball && install !== 'none') await inst.installPackage(tarball, install);
+		return inst;
+	}
+
+	constructor(runtime, label, log) {
+		this.runtime = runtime;
+		this.label = label;
+		this.log = log;
+		this.outputs = []; // every stdout/stderr n8n printed, for secret scans
+		this.server = null;
+		this.cookie = null;
+		this.browserId = crypto.randomUUID();
+	}
+
+	get packageDir() {
+		return path.join(this.nodesDir, 'node_modules', PACKAGE_NAME);
+	}
+
+	/**
+	 * 'extract': unpack the tarball to .n8n/nodes/node_modules/<name> (the folder n8n's installer
+	 * produces). 'editor': n8n's own installer steps (npm pack, untar, strip peer/dev deps, npm install
+	 * inside the package). 'npm': `npm install <tarball>` inside .n8n/nodes.
+	 */
+	async installPackage(tarball, mode = 'extract') {
+		if (mode === 'extract') {
+			const dest = this.packageDir;
+			fs.rmSync(dest, { recursive: true, force: true });
+			fs.mkdirSync(dest, { recursive: true });
+			const r = spawnSync('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], { encoding: 'utf8' });
+			if (r.status !== 0) throw new Error(`tar failed: ${r.stderr}`);
+			const pkgJsonPath = path.join(this.nodesDir, 'package.json');
+			const version = JSON.parse(fs.readFileSync(path.join(dest, 'package.json'), 'utf8')).version;
+			fs.writeFileSync(pkgJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }, null, 2));
+			return { mode, dir: dest };
+		}
+		const pkgJsonPath = path.join(this.nodesDir, 'package.json');
+		if (!fs.existsSync(pkgJsonPath)) fs.writeFileSync(pkgJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+		const flags = this.runtime.editorNpm ?? { common: ['--audit=false', '--fund=false'], install: ['--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'] };
+		// `npm` from PATH on the Node that runs n8n, as n8n itself calls it.
+		const npm = (args, cwd) => run('npm', args, { cwd, env: this.env, timeoutMs: 10 * 60_000 });
+		const steps = [];
+		const check = (r, args, cwd) => {
+			steps.push({ cmd: `npm ${args.join(' ')}`, cwd, code: r.code, stdout: r.stdout, stderr: r.stderr });
+			if (r.code !== 0) throw new Error(`npm ${args.join(' ')} failed in ${cwd} (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+			return r;
+		};
+		if (mode === 'editor') {
+			// What n8n 1.1xx/2.x's CommunityPackagesService.downloadPackage does, with the tarball in
+			// place of `<name>@<version>` from the registry.
+			const packArgs = ['pack', tarball, '--quiet'];
+			const packed = check(await npm(packArgs, this.nodesDir), packArgs, this.nodesDir);
+			const tarballName = packed.stdout.trim().split('\n').pop().trim();
+			const dest = this.packageDir;
+			fs.rmSync(dest, { recursive: true, force: true });
+			fs.mkdirSync(dest, { recursive: true });
+			const t = spawnSync('tar', ['-xzf', tarballName, '-C', dest, '--strip-components=1'], { cwd: this.nodesDir, encoding: 'utf8' });
+			if (t.status !== 0) throw new Error(`tar failed: ${t.stderr}`);
+			const pj = path.join(dest, 'package.json');
+			const { devDependencies, peerDependencies, optionalDependencies, ...packageJson } = JSON.parse(fs.readFileSync(pj, 'utf8'));
+			void devDependencies, peerDependencies, optionalDependencies;
+			fs.writeFileSync(pj, JSON.stringify(packageJson, null, 2));
+			const installArgs = ['install', ...flags.common, ...flags.install];
+			check(await npm(installArgs, dest), installArgs, dest);
+			const nodesPkg = JSON.parse(fs.readFileSync(pkgJsonPath, 'utf8'));
+			nodesPkg.dependencies = { ...(nodesPkg.dependencies ?? {}), [PACKAGE_NAME]: packageJson.version };
+			fs.writeFileSync(pkgJsonPath, JSON.stringify(nodesPkg, null, 2));
+			fs.rmSync(path.join(this.nodesDir, tarballName), { force: true });
+			this.installProcedure = { mode, steps: steps.map((x) => `${x.cmd}   (in ${path.relative(this.userFolder, x.cwd) || '.'})`) };
+			return { mode, dir: dest, steps };
+		}
+		if (mode === 'npm') {
+			// `npm install <tarball>` in ~/.n8n/nodes (how n8n before 1.10x installed packages; npm 7+
+			// then also installs peer dependencies there).
+			const args = ['install', tarball, ...flags.common, ...flags.install];
+			check(await npm(args, this.nodesDir), args, this.nodesDir);
+			this.installProcedure = { mode, steps: steps.map((x) => `${x.cmd}   (in ${path.relative(this.userFolder, x.cwd) || '.'})`) };
+			return { mode, dir: this.packageDir, steps };
+		}
+		throw new Error(`unknown install mode ${mode}`);
+	}
+
+	/** Runs `n8n <args>` as a CLI command (not the server). */
+	async cli(args, { timeoutMs = 120_000, env = {} } = {}) {
+		const r = await run(this.runtime.nodeBin, [this.runtime.n8nBin, ...args], {
+			cwd: this.root,
+			env: { ...this.env, ...env },
+			timeoutMs,
+		});
+		this.outputs.push(`$ n8n ${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
+		return r;
+	}
+
+	writeJson(name, value) {
+		const dir = path.join(this.root, 'io');
+		fs.mkdirSync(dir, { recursive: true });
+		const p = path.join(dir, name);
+		fs.writeFileSync(p, JSON.stringify(value, null, 2));
+		return p;
+	}
+
+	/** credentials: [{id, name, type, data}] with plain data (n8n encrypts on import). */
+	async importCredentials(credentials) {
+		const file = this.writeJson(`credentials-${Date.now()}.json`, credentials);
+		const r = await this.cli(['import:credentials', `--input=${file}`]).finally(() => fs.rmSync(file, { force: true }));
+		if (r.code !== 0) throw new Error(`import:credentials failed (exit ${r.code}):\n${tail(r.stdout + r.stderr)}`);
+		return r;
+	}
+
+	/** workflows: one exported workflow or an array of them. */
+	async importWorkflows(workflows) {
+		const list = Array.isArray(workflows) ? workflows : [workflows];
+		const file = this.writeJson(`workflows-${Date.now()}.json`, list);
+		const r = await this.cli(['import:workflow', `--input=${file}`]).finally(() => fs.rmSync(file, { force: true }));
+		if (r.code !== 0) throw new Error(`import:workflow failed (exit ${r.code}):\n${tail(r.stdout + r.stderr)}`);
+		return r;
+	}
+
+	/**
+	 * `n8n execute --id=<id> --rawOutput`. Returns { ok, code, result, stdout, stderr, ms }.
+	 * ok: exit 0 and a parsed result without a workflow error.
+	 */
+	async execute(id, { timeoutMs = 120_000 } = {}) {
+		// A separate broker port: a running `n8n start` on this folder holds the instance's port.
+		const port = await freePort();
+		const r = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, env: { N8N_RUNNERS_BROKER_PORT: String(port) } });
+		const { result, records } = parseExecuteOutput(r.stdout);
+		return { ok: r.code === 0 && !!result && !workflowError(result), code: r.code, signal: r.signal, result, records, stdout: r.stdout, stderr: r.stderr, ms: r.ms, timedOut: r.timedOut };
+	}
+
+	// ---- server ----------------------------------------------------------------------------------
+
+	async start({ port, timeoutMs = 120_000, echo = false } = {}) {
+		if (this.server) return this.baseUrl;
+		this.port = port ?? (await freePort());
+		this.baseUrl = `http://127.0.0.1:${this.port}`;
+		const env = { ...this.env, N8N_PORT: String(this.port), N8N_EDITOR_BASE_URL: `${this.baseUrl}/`, WEBHOOK_URL: `${this.baseUrl}/` };
+		const started = Date.now();
+		const child = spawn(this.runtime.nodeBin, [this.runtime.n8nBin, 'start'], { cwd: this.root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		this.server = child;
+		this.serverLog = '';
+		const append = (d) => {
+			this.serverLog += d;
+			if (echo) process.stdout.write(d);
+		};
+		child.stdout.on('data', append);
+		child.stderr.on('data', append);
+		let exited = null;
+		child.on('close', (code, signal) => {
+			exited = { code, signal };
+		});
+		const killGroup = (sig) => {
+			try {
+				process.kill(-child.pid, sig);
+			} catch {}
+		};
+		this.unregisterServer = onCleanup(`${this.label} server`, () => this.stop(), () => killGroup('SIGKILL'));
+		this.killGroup = killGroup;
+		this.serverExit = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+		for (;;) {
+			if (exited) throw new Error(`${this.label}: n8n start exited (${exited.signal ?? exited.code}) before it was ready:\n${tail(this.serverLog, 40)}`);
+			if (Date.now() - started > timeoutMs) throw new Error(`${this.label}: not ready after ${timeoutMs / 1000} s:\n${tail(this.serverLog, 40)}`);
+			try {
+				// n8n 1.x answers readiness before its REST routes exist: wait for /rest/settings too.
+				const res = await fetch(`${this.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+				if (res.status === 200) {
+					const s = await fetch(`${this.baseUrl}/rest/settings`, { headers: { 'browser-id': this.browserId }, signal: AbortSignal.timeout(2000) });
+					await s.arrayBuffer();
+					if (s.status === 200) break;
+				}
+			} catch {}
+			await sleep(250);
+		}
+		this.startMs = Date.now() - started;
+		return this.baseUrl;
+	}
+
+	async stop() {
+		if (!this.server) return;
+		const child = this.server;
+		this.server = null;
+		this.unregisterServer?.();
+		this.killGroup('SIGTERM');
+		const done = await Promise.race([this.serverExit, sleep(15000).then(() => null)]);
+		if (!done) this.killGroup('SIGKILL');
+		else this.killGroup('SIGKILL'); // leftovers of the group (task runner)
+		this.outputs.push(`$ n8n start\n${this.serverLog}`);
+		void child;
+	}
+
+	/** REST call with the login cookie and browser-id. Returns { status, body, headers }. */
+	async rest(method, p, body, { raw = false, timeoutMs = 60_000 } = {}) {
+		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
+		if (this.cookie) headers.cookie = this.cookie;
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		const res = await fetch(`${this.baseUrl}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+		const setCookie = res.headers.getSetCookie?.() ?? [];
+		for (const c of setCookie) {
+			const m = /^n8n-auth=([^;]*)/.exec(c);
+			if (m) this.cookie = `n8n-auth=${m[1]}`;
+		}
+		const text = await res.text();
+		let parsed = text;
+		if (!raw) {
+			try {
+				parsed = JSON.parse(text);
+			} catch {}
+		}
+		return { status: res.status, body: parsed, text, headers: res.headers };
+	}
+
+	/** REST call that must answer 2xx; returns body.data when the body is n8n's {data} envelope. */
+	async api(method, p, body) {
+		const r = await this.rest(method, p, body);
+		if (r.status < 200 || r.status >= 300) throw new Error(`${method} ${p} -> HTTP ${r.status}: ${r.text.slice(0, 500)}`);
+		return r.body && typeof r.body === 'object' && 'data' in r.body ? r.body.data : r.body;
+	}
+
+	async setupOwner(owner = DEFAULT_OWNER) {
+		await this.api('POST', '/rest/owner/setup', owner);
+		this.owner = owner;
+		return owner;
+	}
+
+	async login(owner = this.owner ?? DEFAULT_OWNER) {
+		await this.api('POST', '/rest/login', { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password });
+		return this.cookie;
+	}
+
+	async createCredential({ name, type, data }) {
+		return this.api('POST', '/rest/credentials', { name, type, data });
+	}
+
+	/** Runs the credential's `test` through n8n: { status: 'OK'|'Error', message }. */
+	async testCredential({ id, name, type, data }) {
+		return this.api('POST', '/rest/credentials/test', { credentials: { id, name, type, data } });
+	}
+
+	async nodeTypes() {
+		return this.api('GET', '/types/nodes.json');
+	}
+
+	async credentialTypes() {
+		return this.api('GET', '/types/credentials.json');
+	}
+
+	/** Creates a workflow through REST (as the editor saves one); returns it (with id, versionId). */
+	async createWorkflow(wf) {
+		const { id: _id, ...rest } = wf;
+		return this.api('POST', '/rest/workflows', { active: false, settings: {}, ...rest, active: false });
+	}
+
+	/** Activates a workflow (n8n 2.x: POST /activate with versionId; 1.x: PATCH active=true). */
+	async activateWorkflow(id) {
+		const wf = await this.api('GET', `/rest/workflows/${id}`);
+		const r2 = await this.rest('POST', `/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+		if (r2.status >= 200 && r2.status < 300) return r2.body?.data ?? r2.body;
+		const r1 = await this.rest('PATCH', `/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
+		if (r1.status >= 200 && r1.status < 300) return r1.body?.data ?? r1.body;
+		throw new Error(`activating workflow ${id} failed: POST /activate -> ${r2.status} ${r2.text.slice(0, 300)}; PATCH -> ${r1.status} ${r1.text.slice(0, 300)}`);
+	}
+
+	async deactivateWorkflow(id) {
+		const wf = await this.api('GET', `/rest/workflows/${id}`);
+		const r2 = await this.rest('POST', `/rest/workflows/${id}/deactivate`, { versionId: wf.versionId });
+		if (r2.status >= 200 && r2.status < 300) return r2.body?.data ?? r2.body;
+		return this.api('PATCH', `/rest/workflows/${id}`, { active: false, versionId: wf.versionId });
+	}
+
+	async executions(workflowId) {
+		const q = encodeURIComponent(JSON.stringify({ workflowId }));
+		const r = await this.api('GET', `/rest/executions?filter=${q}&limit=100`);
+		return r?.results ?? r;
+	}
+
+	/** Everything n8n printed so far (CLI runs and server), plus files in the user folder. */
+	allOutput() {
+		return [...this.outputs, this.server ? this.serverLog : ''].join('\n');
+	}
+
+	/** Searches n8n's output, logs and every file of the user folder (DB included) for a string. */
+	findSecret(secret) {
+		const hits = [];
+		if (this.allOutput().includes(secret)) hits.push('n8n stdout/stderr');
+		const needle = Buffer.from(secret);
+		const walk = (dir) => {
+			for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+				const p = path.join(dir, e.name);
+				if (e.isDirectory()) {
+					if (p === path.join(this.nodesDir, 'node_modules')) continue;
+					walk(p);
+				} else if (e.isFile()) {
+					try {
+						if (fs.readFileSync(p).includes(needle)) hits.push(path.relative(this.root, p));
+					} catch {}
+				}
+			}
+		};
+		walk(this.root);
+		return hits;
+	}
+}
+
+export const DEFAULT_OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	password: 'Demo-Owner-2026',
+};
+
+export function tail(text, lines = 25) {
+	return String(text).trim().split('\n').slice(-lines).join('\n');
+}
