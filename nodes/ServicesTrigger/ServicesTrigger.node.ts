@@ -1,0 +1,145 @@
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { parseServiceFilters, serviceFiltersProperty, simplifyProperty } from '../shared/filters';
+import { fetchServiceRecords } from '../shared/listServices';
+import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from '../shared/transport';
+import { buildTestEvent, diffServices, formatEvent, parseEvents, TriggerInputError } from './diff';
+import { readSnapshot, writeSnapshot } from './state';
+
+export class ServicesTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Services Trigger',
+		name: 'servicesTrigger',
+		icon: { light: 'file:../../icons/servicePlatform.svg', dark: 'file:../../icons/servicePlatform.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "on " + [].concat($parameter["events"] || []).join(", ") }}',
+		description:
+			'Starts the workflow when a service of a hosting platform account is created, changes status or specs, or is removed',
+		defaults: { name: 'Services Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		properties: [
+			{
+				displayName:
+					'The first poll after activation only records the current services; events are reported from the next poll on',
+				name: 'baselineNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Trigger On',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['created', 'statusChanged', 'specsChanged', 'removed'],
+				description: 'Which changes start the workflow; each change is one output item',
+				options: [
+					{
+						name: 'Service Created',
+						value: 'created',
+						description: 'A service with an ID not listed at the previous poll',
+					},
+					{
+						name: 'Service Removed',
+						value: 'removed',
+						description: 'A service listed at the previous poll is no longer listed',
+					},
+					{
+						name: 'Specs Changed',
+						value: 'specsChanged',
+						description: 'The operating system, vCores, RAM or disk of a service changed',
+					},
+					{
+						name: 'Status Changed',
+						value: 'statusChanged',
+						description: 'The status of a service changed (e.g. active to suspended)',
+					},
+				],
+			},
+			{
+				...simplifyProperty,
+				description:
+					'Whether "service" in each event is one flat object (ID, name, alias, status, OS, vCores, RAM, disk) instead of the record as the API sent it',
+			},
+			{
+				...serviceFiltersProperty,
+				description:
+					'Only report events about services that match, now or before the change (a removed service: as last seen)',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Timeout',
+						name: 'timeout',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_TIMEOUT_MS,
+						description: 'How long to wait for the platform to answer, in milliseconds, before failing',
+					},
+				],
+			},
+		],
+	};
+
+	/**
+	 * Lists the services, compares them with the snapshot of the last successful poll and returns one
+	 * item per event (null when nothing happened). The snapshot is only written after a successful
+	 * listing, so a failed poll throws the mapped error and the next good poll reports exactly the
+	 * changes since the last good one. In manual mode ("Fetch test event") it returns one event and
+	 * never writes the snapshot.
+	 */
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const node = this.getNode();
+		const asNodeError = <T>(run: () => T): T => {
+			try {
+				return run();
+			} catch (error) {
+				if (error instanceof TriggerInputError) {
+					throw new NodeOperationError(node, error.message, { description: error.description });
+				}
+				// Only a bug of this node gets here (the code wrapped is pure): still an n8n error.
+				throw new NodeOperationError(node, error as Error);
+			}
+		};
+
+		const events = asNodeError(() => parseEvents(this.getNodeParameter('events', [])));
+		const filters = parseServiceFilters(this.getNodeParameter('filters', {}));
+		const simplify = this.getNodeParameter('simplify', true) as boolean;
+		const options = this.getNodeParameter('options', {}) as { timeout?: number };
+		let timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
+		// n8n abandons a poll that runs past its budget; fail with our own clear timeout before that.
+		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
+		if (budgetMs !== undefined && budgetMs > 0 && budgetMs < timeoutMs) timeoutMs = budgetMs;
+
+		const records = await fetchServiceRecords.call(this, { itemIndex: 0, timeoutMs });
+
+		const staticData = this.getWorkflowStaticData('node');
+		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;
+		const stored = readSnapshot(staticData, credentialId);
+		const detectedAt = new Date().toISOString();
+
+		if (this.getMode() === 'manual') {
+			const testEvent = asNodeError(() => buildTestEvent(stored, records, { events, filters }));
+			return [[{ json: formatEvent(testEvent, { simplify, detectedAt }) }]];
+		}
+
+		const result = asNodeError(() => diffServices(stored, records, { events, filters }));
+		if (result.changed) writeSnapshot(staticData, result.snapshot, credentialId);
+		if (result.events.length === 0) return null;
+		return [result.events.map((event) => ({ json: formatEvent(event, { simplify, detectedAt }) }))];
+	}
+}

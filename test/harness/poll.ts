@@ -1,0 +1,129 @@
+/**
+ * Runs a polling node's `poll()` the way an active n8n workflow does: n8n-core's own
+ * PollTriggerExecutor (the code behind every cron tick and the poll at activation) with a real
+ * PollContext over a Workflow whose static data lives on between ticks, and, when the poll emits,
+ * the emitted items fed to WorkflowExecute as the trigger node's data in mode "trigger" (what
+ * n8n's workflow runner does with them).
+ */
+import { Container } from '@n8n/di';
+import { ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, WorkflowExecute } from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IRun,
+	Workflow,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+import { createRunExecutionData } from 'n8n-workflow';
+
+import type { TestCredentials } from './workflow';
+import { createAdditionalData, createWorkflow } from './workflow';
+
+export interface PollTickResult {
+	/** What the poll handed to `__emit` (one array per output), or null when it emitted nothing. */
+	emitted: INodeExecutionData[][] | null;
+	/** The error n8n received through `__emitError` (a failed production poll), if any. */
+	error?: Error;
+	/** The trigger node's output items in the execution the emit started ([] when nothing was emitted). */
+	executionItems: INodeExecutionData[];
+	/** A deep copy of the node's static data after the tick, plain JSON as n8n stores it. */
+	staticData: IDataObject;
+}
+
+/**
+ * An active poller: one Workflow (and so one static data object) for all its ticks, like one
+ * activation of a workflow in n8n. `tick()` is a scheduled poll; `tick({ activation: true })` is the
+ * poll n8n runs while activating, where an error is thrown to the activating user instead.
+ */
+export class ActivePoller {
+	readonly workflow: Workflow;
+
+	constructor(
+		readonly node: INode,
+		private readonly credentials: TestCredentials | undefined,
+		staticData?: IDataObject,
+	) {
+		this.workflow = createWorkflow([node], staticData);
+	}
+
+	async tick({ activation = false }: { activation?: boolean } = {}): Promise<PollTickResult> {
+		const hooks = new ExecutionLifecycleHooks('trigger', 'poll-tick', workflowData(this.node));
+		const additionalData = createAdditionalData(this.credentials, hooks);
+		let emitted: INodeExecutionData[][] | null = null;
+		let error: Error | undefined;
+		const activateMode: WorkflowActivateMode = activation ? 'activate' : 'update';
+		const pollFunctions = new PollContext(
+			this.workflow,
+			this.node,
+			additionalData,
+			'trigger',
+			activateMode,
+			(data) => {
+				emitted = data;
+			},
+			(reported) => {
+				error = reported;
+			},
+		);
+		const execute = Container.get(PollTriggerExecutor).create(this.workflow, this.node, pollFunctions, () => true);
+		await execute(activation);
+		const executionItems = emitted ? await this.runEmitted(emitted) : [];
+		return { emitted, error, executionItems, staticData: this.staticData() };
+	}
+
+	/**
+	 * "Fetch test event" in the editor: a manual execution of the trigger node over the same workflow,
+	 * so a test can check it leaves the active poller's static data alone.
+	 */
+	async fetchTestEvent(): Promise<{ items: INodeExecutionData[]; error?: Record<string, unknown> & { message?: string; description?: string } }> {
+		const hooks = new ExecutionLifecycleHooks('manual', 'test-event', workflowData(this.node));
+		const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
+		const runExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [{ node: this.node, data: { main: [[{ json: {} }]] }, source: null }],
+			},
+		});
+		const additionalData = createAdditionalData(this.credentials, hooks);
+		await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(this.workflow);
+		const run = await finished;
+		const taskData = run.data.resultData.runData[this.node.name]?.[0];
+		return {
+			items: taskData?.data?.main?.[0] ?? [],
+			error: (taskData?.error ?? run.data.resultData.error) as never,
+		};
+	}
+
+	/** The node's static data as n8n would save it (JSON, without the change-tracking proxies). */
+	staticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+	}
+
+	private async runEmitted(emitted: INodeExecutionData[][]): Promise<INodeExecutionData[]> {
+		const hooks = new ExecutionLifecycleHooks('trigger', 'poll-execution', workflowData(this.node));
+		const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
+		const runExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [{ node: this.node, data: { main: emitted }, source: null }],
+			},
+		});
+		const additionalData = createAdditionalData(this.credentials, hooks);
+		await new WorkflowExecute(additionalData, 'trigger', runExecutionData).processRunExecutionData(this.workflow);
+		const run = await finished;
+		return run.data.resultData.runData[this.node.name]?.[0]?.data?.main?.[0] ?? [];
+	}
+}
+
+function workflowData(node: INode) {
+	return {
+		id: 'test-workflow',
+		name: 'test',
+		active: true,
+		nodes: [node],
+		connections: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		isArchived: false,
+		activeVersionId: null,
+	} as never;
+}
