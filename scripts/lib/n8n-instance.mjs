@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -482,6 +483,40 @@ export class N8nInstance {
 		const r2 = await this.rest('POST', `/rest/workflows/${id}/deactivate`, { versionId: wf.versionId });
 		if (r2.status >= 200 && r2.status < 300) return r2.body?.data ?? r2.body;
 		return this.api('PATCH', `/rest/workflows/${id}`, { active: false, versionId: wf.versionId });
+	}
+
+	/**
+	 * Runs a saved workflow as the editor's "Execute workflow" button does (POST /rest/workflows/:id/run
+	 * from its trigger), waits for the execution and returns { ok, status, result, ms } where result
+	 * has the same shape as `n8n execute --rawOutput` prints ({ data: { resultData: ... } }).
+	 */
+	async runWorkflow(id, { timeoutMs = 120_000 } = {}) {
+		const started = Date.now();
+		const wf = await this.api('GET', `/rest/workflows/${id}`);
+		const trigger = wf.nodes.find((n) => /trigger/i.test(n.type)) ?? wf.nodes[0];
+		const r = await this.rest('POST', `/rest/workflows/${id}/run`, { workflowData: wf, triggerToStartFrom: { name: trigger.name } });
+		const executionId = r.body?.data?.executionId;
+		if (!executionId) throw new Error(`POST /rest/workflows/${id}/run -> HTTP ${r.status}: ${r.text.slice(0, 500)}`);
+		let ex;
+		let data;
+		for (;;) {
+			ex = await this.api('GET', `/rest/executions/${executionId}`);
+			// n8n 1.x reports status "success" a moment before the run data is stored: wait for both.
+			if (ex && !['new', 'running', 'waiting'].includes(ex.status) && ex.data) {
+				data = typeof ex.data === 'string' ? this.flatted().parse(ex.data) : ex.data;
+				if (Object.keys(data?.resultData?.runData ?? {}).length || data?.resultData?.error) break;
+			}
+			if (Date.now() - started > timeoutMs) throw new Error(`execution ${executionId} still ${ex?.status} (no run data) after ${timeoutMs / 1000} s`);
+			await sleep(50);
+		}
+		const result = { data, status: ex.status, finished: ex.finished, mode: ex.mode, executionId };
+		return { ok: ex.status === 'success' && !data?.resultData?.error, status: ex.status, result, executionId, ms: Date.now() - started };
+	}
+
+	/** n8n stores execution data with `flatted`; use n8n's own copy. */
+	flatted() {
+		this._flatted ??= createRequire(this.runtime.n8nBin)('flatted');
+		return this._flatted;
 	}
 
 	async executions(workflowId) {
