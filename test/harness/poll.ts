@@ -47,7 +47,7 @@ export class ActivePoller {
 		this.workflow = createWorkflow([node], staticData);
 	}
 
-	async tick({ activation = false }: { activation?: boolean } = {}): Promise<PollTickResult> {
+	async tick({ activation = false, pollBudgetMs }: { activation?: boolean; pollBudgetMs?: number } = {}): Promise<PollTickResult> {
 		const hooks = new ExecutionLifecycleHooks('trigger', 'poll-tick', workflowData(this.node));
 		const additionalData = createAdditionalData(this.credentials, hooks);
 		let emitted: INodeExecutionData[][] | null = null;
@@ -65,6 +65,10 @@ export class ActivePoller {
 			(reported) => {
 				error = reported;
 			},
+			undefined,
+			undefined,
+			undefined,
+			pollBudgetMs === undefined ? undefined : () => pollBudgetMs,
 		);
 		const execute = Container.get(PollTriggerExecutor).create(this.workflow, this.node, pollFunctions, () => true);
 		await execute(activation);

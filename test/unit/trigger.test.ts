@@ -309,6 +309,21 @@ describe('scheduled polls with state kept between them', () => {
 		expect(tick.staticData).toEqual({});
 	});
 
+	it('the Timeout option applies, and never exceeds the poll budget n8n gives', async () => {
+		const slow = () =>
+			nock(BASE_URL).get('/v2026/services').delay(400).reply(200, JSON.stringify(services), { 'Content-Type': 'application/json' });
+		const withTimeout = new ActivePoller(triggerNode({ options: { timeout: 100 } }), CREDENTIALS);
+		slow();
+		expect((await withTimeout.tick()).error?.message).toBe('The platform did not answer within 100 ms');
+
+		const budgeted = new ActivePoller(triggerNode(), CREDENTIALS);
+		slow();
+		expect((await budgeted.tick({ pollBudgetMs: 150 })).error?.message).toBe('The platform did not answer within 150 ms');
+		expect(budgeted.staticData()).toEqual({});
+		// Let the delayed replies finish before nock is cleaned up.
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	});
+
 	it('a listing with a duplicate id_service is an error and leaves the state unchanged', async () => {
 		const poller = new ActivePoller(triggerNode(), CREDENTIALS);
 		listing(services);
