@@ -30,7 +30,7 @@ await runMain(async () => {
 	// 1. n8n (one-time install into the cache) and the package tarball.
 	const runtime = await ensureN8n(line);
 	console.log(`n8n ${runtime.version} ready (${runtime.nodeBin === process.execPath ? `system Node ${process.versions.node}` : `Node from ${path.dirname(runtime.nodeBin)}`})`);
-	const { tarball } = await buildAndPack();
+	const { tarball } = await buildAndPack({ skipBuild: argv.includes('--skip-build') });
 
 	// 2. The API: a real platform from the environment, or the embedded mock.
 	let baseUrl = process.env.SERVICE_PLATFORM_BASE_URL;

@@ -397,6 +397,7 @@ export class N8nInstance {
 		if (!this.server) return;
 		const child = this.server;
 		this.server = null;
+		this.stopRequested = true;
 		this.unregisterServer?.();
 		this.killGroup('SIGTERM');
 		const done = await Promise.race([this.serverExit, sleep(15000).then(() => null)]);
