@@ -1,0 +1,186 @@
+// Child process of scripts/bench.mjs (run with --expose-gc). Measures one listing size in a fresh
+// process and prints one JSON line on stdout.
+//
+//   node --expose-gc bench/measure.mjs timing  --url U --small-url S --key K --size N --runs R [--variants a,b]
+//   node --expose-gc bench/measure.mjs memory  --url U --small-url S --key K --size N --variant V
+//   node --expose-gc bench/measure.mjs profile --url U --small-url S --key K --size N --variant V --runs R
+//
+// Variants:
+//   baseline        plain GET of the same URL (node:http, same headers), JSON.parse, wrap each record as { json }
+//   raw, simplified the Services node's List (Return All) through n8n-core's WorkflowExecute, from dist/
+//   raw+fast, simplified+fast   the same with bench/proposed-validator.cjs installed (a measured proposal)
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+
+// n8n-core writes $N8N_USER_FOLDER/.n8n/config on every execution: keep it out of ~/.n8n.
+const userFolder = mkdtempSync(join(tmpdir(), 'n8n-bench-'));
+process.env.N8N_USER_FOLDER = userFolder;
+process.env.N8N_LOG_LEVEL = 'silent';
+process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+process.on('exit', () => rmSync(userFolder, { recursive: true, force: true }));
+
+const require = createRequire(import.meta.url);
+const { runList } = require('./engine.cjs');
+const { installFastPath } = require('./proposed-validator.cjs');
+const serviceRecordModule = require(join(root, 'dist/nodes/shared/serviceRecord.js'));
+
+const { positionals, values: args } = parseArgs({
+	allowPositionals: true,
+	options: {
+		url: { type: 'string' },
+		'small-url': { type: 'string' },
+		key: { type: 'string' },
+		size: { type: 'string' },
+		runs: { type: 'string', default: '5' },
+		variants: { type: 'string', default: 'baseline,raw,simplified,raw+fast,simplified+fast' },
+		variant: { type: 'string' },
+		'no-gc': { type: 'boolean', default: false },
+	},
+});
+const mode = positionals[0];
+const size = Number(args.size);
+const apiKey = args.key;
+// A full collection before each timed run: every run starts from a collected heap, as a workflow
+// execution minutes after the previous one would. (--no-gc: back-to-back runs instead.)
+const gc = args['no-gc'] ? () => {} : (globalThis.gc ?? (() => {}));
+const collect = globalThis.gc ?? (() => {});
+
+let lastBodyBytes = 0;
+
+/** The baseline: what any client must do at least to get the records as n8n items. */
+function baseline(baseUrl) {
+	return new Promise((resolve, reject) => {
+		const request = http.get(
+			`${baseUrl}/v2026/services`,
+			{ headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } },
+			(response) => {
+				const chunks = [];
+				response.on('data', (chunk) => chunks.push(chunk));
+				response.on('error', reject);
+				response.on('end', () => {
+					if (response.statusCode !== 200) return reject(new Error(`baseline: HTTP ${response.statusCode}`));
+					const body = Buffer.concat(chunks);
+					lastBodyBytes = body.length;
+					const records = JSON.parse(body.toString('utf8'));
+					resolve(records.map((json) => ({ json })));
+				});
+			},
+		);
+		request.on('error', reject);
+	});
+}
+
+async function runVariant(variant, baseUrl) {
+	if (variant === 'baseline') return await baseline(baseUrl);
+	const [kind, fast] = variant.split('+');
+	const uninstall = fast === 'fast' ? installFastPath(serviceRecordModule) : undefined;
+	try {
+		return await runList({ baseUrl, apiKey, simplify: kind === 'simplified' });
+	} finally {
+		uninstall?.();
+	}
+}
+
+function check(variant, items, expected) {
+	if (!Array.isArray(items) || items.length !== expected) {
+		throw new Error(`${variant}: expected ${expected} items, got ${Array.isArray(items) ? items.length : typeof items}`);
+	}
+}
+
+async function timing() {
+	const variants = args.variants.split(',');
+	const runs = Number(args.runs);
+	const times = Object.fromEntries(variants.map((variant) => [variant, []]));
+	// Warm-up: load modules, JIT the code paths, fill the server's body cache. Not counted.
+	for (const variant of variants) check(variant, await runVariant(variant, args.url), size);
+	for (let run = 0; run < runs; run++) {
+		// Rotate the order every run so no variant always follows the same one.
+		const order = variants.map((_, i) => variants[(i + run) % variants.length]);
+		for (const variant of order) {
+			gc();
+			const started = performance.now();
+			let items = await runVariant(variant, args.url);
+			const elapsed = performance.now() - started;
+			check(variant, items, size);
+			items = null;
+			times[variant].push(elapsed);
+		}
+	}
+	return { mode, size, bodyBytes: lastBodyBytes, runs, times };
+}
+
+async function memory() {
+	const variant = args.variant;
+	// Warm the same code paths on a 20-record listing: modules loaded and compiled, little memory used.
+	for (let i = 0; i < 3; i++) await runVariant(variant, args['small-url']);
+	collect();
+	collect();
+	const before = process.memoryUsage();
+	const maxRssBefore = process.resourceUsage().maxRSS * 1024;
+	let heapPeak = before.heapUsed;
+	let offHeapPeak = before.external + before.arrayBuffers;
+	let rssPeakSampled = before.rss;
+	const sample = () => {
+		const now = process.memoryUsage();
+		heapPeak = Math.max(heapPeak, now.heapUsed);
+		offHeapPeak = Math.max(offHeapPeak, now.external + now.arrayBuffers);
+		rssPeakSampled = Math.max(rssPeakSampled, now.rss);
+	};
+	const sampler = setInterval(sample, 1);
+	const items = await runVariant(variant, args.url);
+	sample();
+	clearInterval(sampler);
+	collect(); // what is left is what the output items hold (they are still referenced here)
+	const held = process.memoryUsage();
+	const maxRssAfter = process.resourceUsage().maxRSS * 1024;
+	check(variant, items, size);
+	return {
+		mode,
+		size,
+		variant,
+		/** High-water mark of the process RSS during the run, minus RSS right before it. */
+		peakRssGrowth: maxRssAfter - before.rss,
+		/** True when the run did not raise the process high-water mark (growth is then an upper bound). */
+		peakRssIsUpperBound: maxRssAfter <= maxRssBefore,
+		rssPeakSampledGrowth: rssPeakSampled - before.rss,
+		heapPeakSampledGrowth: heapPeak - before.heapUsed,
+		offHeapPeakSampledGrowth: offHeapPeak - (before.external + before.arrayBuffers),
+		heapRetainedGrowth: held.heapUsed - before.heapUsed,
+	};
+}
+
+/**
+ * Run under `node --cpu-prof`: warm up, then the timed runs. The window of the timed runs is given
+ * in the profiler's clock (CLOCK_MONOTONIC, microseconds) so the summary can leave out start-up and
+ * module loading.
+ */
+async function profile() {
+	const variant = args.variant;
+	await runVariant(variant, args.url);
+	const now = () => Number(process.hrtime.bigint() / 1000n);
+	const windows = [];
+	for (let run = 0; run < Number(args.runs); run++) {
+		gc();
+		const start = now();
+		check(variant, await runVariant(variant, args.url), size);
+		windows.push([start, now()]);
+	}
+	return { mode, size, variant, windows };
+}
+
+const handlers = { timing, memory, profile };
+if (!handlers[mode]) {
+	process.stderr.write(`measure.mjs: unknown mode "${mode}" (timing, memory, profile)\n`);
+	process.exit(2);
+}
+const result = await handlers[mode]();
+process.stdout.write(`${JSON.stringify(result)}\n`);
+process.exit(0);

@@ -1,0 +1,429 @@
+#!/usr/bin/env node
+// `npm run bench`: the List operation at scale, through n8n's engine, against a plain baseline.
+//
+//   node scripts/bench.mjs [--no-build] [--sizes 1000,10000,100000] [--runs N] [--quick]
+//                          [--no-proposed] [--no-profile | --profile] [--no-gc] [--json out.json]
+//
+// 1. Builds the package (npm run build) and measures the compiled dist/ as n8n loads it.
+// 2. Serves 1,000 / 10,000 / 100,000 generated records of the documented shape from the mock API
+//    (mock/), on 127.0.0.1, in a child process of its own.
+// 3. Per size, in one fresh child process (bench/measure.mjs): the baseline (plain GET of the same
+//    URL, JSON.parse, wrap each record as { json }) and the List operation, raw and simplified,
+//    through n8n-core's WorkflowExecute (bench/engine.cjs), interleaved, several runs, median.
+//    Rows marked "+fast" install bench/proposed-validator.cjs (a measured proposal, not the package).
+// 4. Peak memory per size and variant, each in a fresh process: RSS high-water mark growth, and
+//    sampled heap growth, against the body size.
+// 5. Cold load of the built node and credential modules against a bare `node` start.
+// 6. Targets at 100,000 records: ratio <= 1.3 raw, <= 1.5 simplified, peak memory growth <= 3x body.
+//    When one is missed, a CPU profile of that run (node --cpu-prof) says where the time goes.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const measureScript = join(root, 'bench/measure.mjs');
+const started = performance.now();
+
+const { values: args } = parseArgs({
+	options: {
+		build: { type: 'boolean', default: true },
+		'no-build': { type: 'boolean', default: false },
+		sizes: { type: 'string', default: '1000,10000,100000' },
+		runs: { type: 'string' },
+		quick: { type: 'boolean', default: false },
+		'no-proposed': { type: 'boolean', default: false },
+		'no-profile': { type: 'boolean', default: false },
+		'no-gc': { type: 'boolean', default: false },
+		profile: { type: 'boolean', default: false },
+		json: { type: 'string' },
+		help: { type: 'boolean', short: 'h', default: false },
+	},
+});
+if (args.help) {
+	process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 20).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+	process.exit(0);
+}
+
+const TARGETS = { size: 100_000, raw: 1.3, simplified: 1.5, memory: 3 };
+const sizes = args.sizes.split(',').map(Number);
+const runsFor = (size) => Number(args.runs ?? (args.quick ? 3 : size >= 100_000 ? 7 : size >= 10_000 ? 11 : 21));
+const variants = ['baseline', 'raw', 'simplified', ...(args['no-proposed'] ? [] : ['raw+fast', 'simplified+fast'])];
+
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const progress = (line) => process.stderr.write(`bench: ${line}\n`);
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+const thousands = (value) => Math.round(value).toLocaleString('en-US');
+
+function table(rows, columns) {
+	const cells = rows.map((row) => columns.map((column) => String(column.get(row))));
+	const widths = columns.map((column, i) => Math.max(column.title.length, ...cells.map((cell) => cell[i].length)));
+	const line = (values) =>
+		values.map((value, i) => (columns[i].left ? value.padEnd(widths[i]) : value.padStart(widths[i]))).join('  ').trimEnd();
+	return [line(columns.map((c) => c.title)), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+/** Runs a node child process and returns its last stdout line as JSON. */
+function runChild(nodeArgs, { env } = {}) {
+	const result = spawnSync(process.execPath, nodeArgs, {
+		cwd: root,
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+		env: { ...process.env, ...env },
+	});
+	if (result.status !== 0) {
+		throw new Error(`child ${nodeArgs.join(' ')} failed (${result.status}):\n${result.stderr}\n${result.stdout}`);
+	}
+	const lines = result.stdout.trim().split('\n');
+	return JSON.parse(lines[lines.length - 1]);
+}
+
+function machine() {
+	const cpuinfo = (() => {
+		try {
+			return readFileSync('/proc/cpuinfo', 'utf8');
+		} catch {
+			return '';
+		}
+	})();
+	const model = /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+	return {
+		cpus: os.availableParallelism?.() ?? os.cpus().length,
+		model: model.trim(),
+		memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+		node: process.version,
+		platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+		loadBefore: os.loadavg()[0],
+	};
+}
+
+async function startServer() {
+	const child = spawn(process.execPath, [join(root, 'bench/server.mjs')], {
+		cwd: root,
+		stdio: ['pipe', 'pipe', 'inherit'],
+	});
+	const first = await new Promise((resolve, reject) => {
+		const lines = createInterface({ input: child.stdout });
+		lines.once('line', (line) => resolve(JSON.parse(line)));
+		child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+	});
+	return { ...first, stop: () => child.stdin.end() };
+}
+
+async function generate(server, count) {
+	const response = await fetch(`${server.url}/__mock/generate`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ count, seed: 1 }),
+	});
+	if (!response.ok) throw new Error(`mock generate ${count}: HTTP ${response.status}`);
+}
+
+const serverArgs = (server) => ['--url', server.url, '--small-url', server.smallUrl, '--key', server.apiKey];
+
+// ---- cold load ----------------------------------------------------------------------------------
+
+function coldLoad() {
+	const credential = join(root, 'dist/credentials/ServicePlatformApi.credentials.js');
+	const node = join(root, 'dist/nodes/Services/Services.node.js');
+	const spawnMs = (code) => {
+		const t = performance.now();
+		const result = spawnSync(process.execPath, ['-e', code], { cwd: root });
+		if (result.status !== 0) throw new Error(`cold load: ${result.stderr}`);
+		return performance.now() - t;
+	};
+	const peers = "require('n8n-workflow');require('zod');";
+	const pkg = `require(${JSON.stringify(credential)});require(${JSON.stringify(node)});`;
+	const cases = [
+		{ name: 'bare `node -e 0`', code: '0' },
+		{ name: 'node + n8n-workflow + zod (n8n has these loaded)', code: peers },
+		{ name: 'node + built credential + Services node (cold)', code: pkg },
+	];
+	const rounds = args.quick ? 3 : 9;
+	const spawned = cases.map((c) => ({ ...c, times: [] }));
+	for (let round = 0; round < rounds; round++) for (const c of spawned) c.times.push(spawnMs(c.code));
+	// The package's own share: require time of its modules in a process that already has the peers.
+	const inProcess = [];
+	for (let round = 0; round < rounds; round++) {
+		const result = spawnSync(
+			process.execPath,
+			['-e', `${peers}const t=performance.now();${pkg}process.stdout.write(String(performance.now()-t))`],
+			{ cwd: root, encoding: 'utf8' },
+		);
+		inProcess.push(Number(result.stdout));
+	}
+	return { rounds, spawned: spawned.map((c) => ({ name: c.name, median: median(c.times) })), packageRequireMs: median(inProcess) };
+}
+
+// ---- profile ------------------------------------------------------------------------------------
+
+function summarizeProfile(file, windows) {
+	const profile = JSON.parse(readFileSync(file, 'utf8'));
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parent = new Map();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	const selfTime = new Map();
+	// Only samples taken during the timed runs (not start-up, module loading or warm-up).
+	let timestamp = profile.startTime;
+	profile.samples.forEach((id, i) => {
+		timestamp += profile.timeDeltas[i];
+		const delta = profile.timeDeltas[i + 1] ?? 0;
+		if (windows.some(([start, end]) => timestamp >= start && timestamp <= end)) {
+			selfTime.set(id, (selfTime.get(id) ?? 0) + delta);
+		}
+	});
+	const total = [...selfTime.values()].reduce((a, b) => a + b, 0);
+	const short = (url) => url.replace(/^file:\/\//, '').replace(`${root}/`, '').replace(/.*node_modules\//, '');
+	const group = (url) => {
+		const s = short(url);
+		if (s === '') return '(V8/native)';
+		if (s.startsWith('node:')) return 'node core';
+		if (s.startsWith('dist/') || s.startsWith('bench/') || s.startsWith('mock/')) return s;
+		return s.replace(/^((@[^/]+\/)?[^/]+).*/, '$1');
+	};
+	const label = (frame) => `${frame.functionName || '(anonymous)'}  ${short(frame.url) || ''}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
+	const fn = new Map();
+	const pkg = new Map();
+	const inclusive = new Map();
+	for (const [id, time] of selfTime) {
+		const { callFrame } = byId.get(id);
+		fn.set(label(callFrame), (fn.get(label(callFrame)) ?? 0) + time);
+		const g = callFrame.functionName.startsWith('(') ? callFrame.functionName : group(callFrame.url);
+		pkg.set(g, (pkg.get(g) ?? 0) + time);
+		const seen = new Set();
+		for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+			const key = label(byId.get(cur).callFrame);
+			if (!seen.has(key)) {
+				seen.add(key);
+				inclusive.set(key, (inclusive.get(key) ?? 0) + time);
+			}
+		}
+	}
+	const top = (map, n, filter = () => true) =>
+		[...map]
+			.filter(([key]) => filter(key))
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, n)
+			.map(([key, time]) => `  ${fixed(time / 1000, 0).padStart(6)} ms ${fixed((100 * time) / total).padStart(5)}%  ${key}`)
+			.join('\n');
+	const wall = windows.reduce((sum, [start, end]) => sum + (end - start), 0);
+	return [
+		`  ${windows.length} timed runs, ${fixed(wall / 1000, 0)} ms wall, ${fixed(total / 1000, 0)} ms sampled (start-up and warm-up left out)`,
+		'  self time by package:',
+		top(pkg, 10),
+		'  self time by function:',
+		top(fn, 12),
+		'  inclusive time, package code and validation:',
+		top(inclusive, 10, (key) => /dist\/|safeParse|JSON|measure\.mjs|axios|handleStreamEnd/.test(key)),
+	].join('\n');
+}
+
+function profileRun(server, size, variant) {
+	const dir = mkdtempSync(join(os.tmpdir(), 'bench-profile-'));
+	try {
+		const { windows } = runChild([
+			'--expose-gc',
+			'--cpu-prof',
+			'--cpu-prof-interval=200',
+			`--cpu-prof-dir=${dir}`,
+			measureScript,
+			'profile',
+			...serverArgs(server),
+			'--size',
+			String(size),
+			'--variant',
+			variant,
+			'--runs',
+			'3',
+		]);
+		const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+		return summarizeProfile(join(dir, file), windows);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+
+if (args.build && !args['no-build']) {
+	progress('building (npm run build) ...');
+	const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
+	if (build.status !== 0) {
+		process.stderr.write(build.stdout + build.stderr);
+		process.stderr.write('bench: the build failed; fix it or run with --no-build against an existing dist/\n');
+		process.exit(1);
+	}
+}
+
+const info = machine();
+const server = await startServer();
+const results = [];
+try {
+	for (const size of sizes) {
+		await generate(server, size);
+		// The package as built, and the proposal, each against a baseline of its own process: the
+		// garbage zod leaves behind must not slow the proposal's runs down, nor the other way round.
+		const groups = [['baseline', 'raw', 'simplified']];
+		if (!args['no-proposed']) groups.push(['baseline', 'raw+fast', 'simplified+fast']);
+		const timing = { times: {}, paired: {} };
+		for (const group of groups) {
+			progress(`${thousands(size)} records: timing ${group.join(', ')} (${runsFor(size)} runs, one process) ...`);
+			const child = runChild([
+				'--expose-gc',
+				measureScript,
+				'timing',
+				...serverArgs(server),
+				'--size',
+				String(size),
+				'--runs',
+				String(runsFor(size)),
+				'--variants',
+				group.join(','),
+				...(args['no-gc'] ? ['--no-gc'] : []),
+			]);
+			timing.runs = child.runs;
+			timing.bodyBytes = child.bodyBytes;
+			const baselineKey = group === groups[0] ? 'baseline' : 'baseline (2nd process)';
+			timing.times[baselineKey] = child.times.baseline;
+			for (const variant of group.slice(1)) {
+				timing.times[variant] = child.times[variant];
+				timing.baselineOf = { ...timing.baselineOf, [variant]: baselineKey };
+				// Ratio of each run to the baseline of the same round: robust to load that drifts.
+				timing.paired[variant] = child.times[variant].map((ms, i) => ms / child.times.baseline[i]);
+			}
+		}
+		progress(`${thousands(size)} records: memory (one fresh process per variant) ...`);
+		const memory = Object.fromEntries(
+			variants.map((variant) => [
+				variant,
+				runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]),
+			]),
+		);
+		results.push({ size, timing, memory });
+	}
+} finally {
+	server.stop();
+}
+progress('cold load ...');
+const cold = coldLoad();
+
+// ---- report -------------------------------------------------------------------------------------
+
+info.loadAfter = os.loadavg()[0];
+log(`Machine: ${info.cpus} CPU(s), ${info.model}, ${info.memory} RAM, Node ${info.node}, ${info.platform}`);
+log(`Load average (1 min) before/after: ${fixed(info.loadBefore, 2)} / ${fixed(info.loadAfter, 2)} (other work on the machine skews the figures)`);
+log(`Body: the mock API's generated records of the documented shape, array listing, served from a separate process on 127.0.0.1.`);
+log(`Median of N runs per variant, variants interleaved in one process; ${args['no-gc'] ? 'back-to-back runs (--no-gc)' : 'a full gc() before each run'}. "+fast" = proposed validator (bench/proposed-validator.cjs).`);
+log();
+const rows = [];
+for (const { size, timing, memory } of results) {
+	for (const variant of Object.keys(timing.times)) {
+		const ms = median(timing.times[variant]);
+		const base = median(timing.times[timing.baselineOf?.[variant] ?? variant]);
+		const mem = memory[variant.startsWith('baseline') ? 'baseline' : variant];
+		rows.push({
+			size,
+			variant,
+			runs: timing.runs,
+			ms,
+			perSecond: size / (ms / 1000),
+			ratio: ms / base,
+			paired: timing.paired[variant] ? median(timing.paired[variant]) : 1,
+			body: timing.bodyBytes,
+			rss: mem.peakRssGrowth,
+			rssUpper: mem.peakRssIsUpperBound,
+			heap: mem.heapPeakSampledGrowth,
+			retained: mem.heapRetainedGrowth,
+		});
+	}
+}
+log(
+	table(rows, [
+		{ title: 'records', get: (r) => thousands(r.size) },
+		{ title: 'variant', get: (r) => r.variant, left: true },
+		{ title: 'runs', get: (r) => r.runs },
+		{ title: 'wall ms', get: (r) => fixed(r.ms) },
+		{ title: 'records/s', get: (r) => thousands(r.perSecond) },
+		{ title: 'x baseline', get: (r) => fixed(r.ratio, 2) },
+		{ title: 'paired', get: (r) => fixed(r.paired, 2) },
+		{ title: 'body MB', get: (r) => mb(r.body) },
+		{ title: 'peak RSS +MB', get: (r) => `${r.rssUpper ? '<=' : ''}${mb(r.rss)}` },
+		{ title: 'x body', get: (r) => fixed(r.rss / r.body, 2) },
+		{ title: 'heap peak +MB', get: (r) => mb(r.heap) },
+		{ title: 'x body', get: (r) => fixed(r.heap / r.body, 2) },
+		{ title: 'heap held +MB', get: (r) => mb(r.retained) },
+	]),
+);
+log();
+log('x baseline: median wall time / median baseline wall time of the same process; paired: median of the per-round');
+log('ratios (each run / the baseline run of the same round). "+fast" rows are timed in a second process with its own baseline.');
+log('peak RSS: the process high-water mark (getrusage maxrss) during the run minus RSS before it ("<=" when the run');
+log('did not raise the mark); heap peak: largest heapUsed sampled every 1 ms (synchronous phases are not sampled);');
+log('heap held: heapUsed right after the run with the output items still referenced.');
+log();
+log(
+	table(cold.spawned, [
+		{ title: `cold start (median of ${cold.rounds} spawns)`, get: (c) => c.name, left: true },
+		{ title: 'wall ms', get: (c) => fixed(c.median) },
+	]),
+);
+const bare = cold.spawned[0].median;
+log(`package modules add ${fixed(cold.spawned[2].median - bare)} ms to a bare start (n8n-workflow and zod included);`);
+log(`in a process that already has n8n-workflow and zod loaded, requiring the credential and node takes ${fixed(cold.packageRequireMs)} ms.`);
+log();
+
+const at = (variant) => rows.find((r) => r.size === TARGETS.size && r.variant === variant);
+const verdicts = [];
+if (at('raw')) {
+	for (const variant of ['raw', 'simplified']) {
+		const row = at(variant);
+		const limit = TARGETS[variant];
+		verdicts.push({ variant, what: `time ratio <= ${limit}`, value: row.ratio, ok: row.ratio <= limit });
+		verdicts.push({ variant, what: `peak memory growth <= ${TARGETS.memory}x body`, value: row.rss / row.body, ok: row.rss / row.body <= TARGETS.memory });
+		const fastRow = at(`${variant}+fast`);
+		if (fastRow) {
+			verdicts.push({ variant: `${variant}+fast`, what: `time ratio <= ${limit} (proposal)`, value: fastRow.ratio, ok: fastRow.ratio <= limit });
+		}
+	}
+	log(`Targets at ${thousands(TARGETS.size)} records:`);
+	for (const v of verdicts) log(`  ${v.ok ? 'MET   ' : 'MISSED'}  ${v.variant.padEnd(16)} ${v.what.padEnd(36)} ${fixed(v.value, 2)}`);
+	const baselineRow = at('baseline');
+	log(`  (the baseline itself: peak RSS growth ${fixed(baselineRow.rss / baselineRow.body, 2)}x body)`);
+	const missed = verdicts.filter((v) => !v.ok && !v.variant.includes('+fast'));
+	if ((missed.length > 0 && !args['no-profile']) || args.profile) {
+		const variant = missed.some((v) => v.variant === 'raw') ? 'raw' : 'simplified';
+		const server2 = await startServer();
+		try {
+			await generate(server2, TARGETS.size);
+			log();
+			const profiled = [variant, ...(args['no-proposed'] ? [] : [`${variant}+fast`]), 'baseline'];
+			for (const name of profiled) {
+				progress(`profiling ${name} ...`);
+				log(`CPU profile of ${name === 'baseline' ? 'the baseline' : `List ${name}`}, ${thousands(TARGETS.size)} records (node --cpu-prof, 200 us interval):`);
+				log(profileRun(server2, TARGETS.size, name));
+				log();
+			}
+		} finally {
+			server2.stop();
+		}
+	}
+}
+log();
+log(`bench total: ${fixed((performance.now() - started) / 1000)} s`);
+
+if (args.json) {
+	writeFileSync(args.json, JSON.stringify({ machine: info, results, rows, cold, verdicts }, null, 2));
+	progress(`wrote ${args.json}`);
+}
