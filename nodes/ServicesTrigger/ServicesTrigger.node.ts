@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { parseServiceFilters, serviceFiltersProperty, simplifyProperty } from '../shared/filters';
+import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/descriptions';
+import { parseServiceFilters } from '../shared/filters';
 import { fetchServiceRecords } from '../shared/listServices';
 import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from '../shared/transport';
 import { buildTestEvent, diffServices, formatEvent, parseEvents, TriggerInputError } from './diff';
@@ -75,23 +76,7 @@ export class ServicesTrigger implements INodeType {
 				description:
 					'Only report events about services that match, now or before the change (a removed service: as last seen)',
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Timeout',
-						name: 'timeout',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_TIMEOUT_MS,
-						description: 'How long to wait for the platform to answer, in milliseconds, before failing',
-					},
-				],
-			},
+			requestOptionsProperty,
 		],
 	};
 

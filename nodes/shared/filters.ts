@@ -1,5 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 import type { ServiceRecord } from './serviceRecord';
 
 /** What the user typed in the "Filters" collection, normalised for matching. */
@@ -37,39 +35,3 @@ export function matchesServiceFilters(record: ServiceRecord, filters: ServiceFil
 	}
 	return true;
 }
-
-export const serviceFiltersProperty: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	options: [
-		{
-			displayName: 'Search',
-			name: 'search',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. web-01',
-			description: 'Only services whose name or alias contains this text (case-insensitive)',
-		},
-		{
-			displayName: 'Status',
-			name: 'status',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. active, suspended',
-			description:
-				'Only services with one of these statuses, comma-separated (case-insensitive). The platform does not document its status values; use the ones you see in the output.',
-		},
-	],
-};
-
-export const simplifyProperty: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: true,
-	description:
-		'Whether to return one flat object per service (ID, name, alias, status, OS, vCores, RAM, disk) instead of the record exactly as the API sent it',
-};

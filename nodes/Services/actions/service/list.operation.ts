@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { fetchServiceRecords } from '../../../shared/listServices';
-import { matchesServiceFilters, parseServiceFilters, serviceFiltersProperty, simplifyProperty } from '../../../shared/filters';
+import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../../../shared/descriptions';
+import { matchesServiceFilters, parseServiceFilters } from '../../../shared/filters';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
 import { DEFAULT_TIMEOUT_MS } from '../../../shared/transport';
 
@@ -27,24 +28,7 @@ export const description: INodeProperties[] = [
 	},
 	{ ...simplifyProperty, displayOptions: showForList },
 	{ ...serviceFiltersProperty, displayOptions: showForList },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showForList,
-		options: [
-			{
-				displayName: 'Timeout',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_TIMEOUT_MS,
-				description: 'How long to wait for the platform to answer, in milliseconds, before failing',
-			},
-		],
-	},
+	{ ...requestOptionsProperty, displayOptions: showForList },
 ];
 
 /** List: one output item per service record, filtered, then limited, each paired to the input item. */

@@ -1,0 +1,58 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS } from './transport';
+
+/** Parameters the Services node's List and the Services Trigger share, so both read them the same way. */
+export const serviceFiltersProperty: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. web-01',
+			description: 'Only services whose name or alias contains this text (case-insensitive)',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. active, suspended',
+			description:
+				'Only services with one of these statuses, comma-separated (case-insensitive). The platform does not document its status values; use the ones you see in the output.',
+		},
+	],
+};
+
+export const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return one flat object per service (ID, name, alias, status, OS, vCores, RAM, disk) instead of the record exactly as the API sent it',
+};
+
+export const requestOptionsProperty: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Timeout',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_TIMEOUT_MS,
+			description: 'How long to wait for the platform to answer, in milliseconds, before failing',
+		},
+	],
+};
