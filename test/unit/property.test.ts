@@ -7,8 +7,15 @@
 import fc from 'fast-check';
 import nock from 'nock';
 
+// The benchmark's proposal (bench/proposed-validator.cjs): checked here against the zod schema.
+import { isValidServiceRecordFast } from '../../bench/proposed-validator.cjs';
 import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
-import { extractServiceRecords, ServiceResponseError, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
+import {
+	extractServiceRecords,
+	serviceRecordSchema,
+	ServiceResponseError,
+	simplifyServiceRecord,
+} from '../../nodes/shared/serviceRecord';
 import { runNode, servicesNode } from '../harness/workflow';
 
 const BASE = 'https://api.example.com';
@@ -267,6 +274,45 @@ describe('any JSON at all', () => {
 				},
 			),
 			{ numRuns: 500 },
+		);
+	});
+});
+
+// ---- the benchmark's proposed validator agrees with the zod schema -------------------------------
+
+describe('proposed fast validator (bench/proposed-validator.cjs)', () => {
+	const zodAccepts = (value: unknown) => serviceRecordSchema.safeParse(value).success;
+	const mutatedRecord = fc
+		.tuple(validRecord(idArb), fc.array(fc.constantFrom('values', 'values', 'service', 'customize', 'OS', 'specifications', 'GB', 'id_service', 'name', 'vcores', 'ram', 'hd', 'id'), { maxLength: 7 }), fc.jsonValue({ maxDepth: 2 }))
+		.map(([record, path, value]) => {
+			const copy = structuredClone(record) as Record<string, any>;
+			let target: any = copy;
+			for (const key of path.slice(0, -1)) {
+				if (typeof target[key] !== 'object' || target[key] === null) break;
+				target = target[key];
+			}
+			if (path.length > 0) target[path[path.length - 1]] = value;
+			return copy;
+		});
+
+	test('on JSON (valid, mutated, arbitrary): accepts exactly what zod accepts', () => {
+		fc.assert(
+			fc.property(fc.oneof(validRecord(idArb), mutatedRecord, fc.jsonValue({ maxDepth: 4 })), (generated) => {
+				// Through JSON.parse, as the node receives it (and in this realm: jest's structuredClone
+				// makes objects of another realm, which the fast check leaves to zod).
+				const value: unknown = JSON.parse(JSON.stringify(generated) ?? 'null');
+				expect(isValidServiceRecordFast(value)).toBe(zodAccepts(value));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	test('on anything at all: never accepts what zod rejects (it may defer to zod)', () => {
+		fc.assert(
+			fc.property(fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withDate: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true }), (value) => {
+				if (isValidServiceRecordFast(value)) expect(zodAccepts(value)).toBe(true);
+			}),
+			{ numRuns: 2000 },
 		);
 	});
 });
