@@ -37,6 +37,7 @@ const MOCK_COUNT = 60; // more than the default limit of 50
 const BAD_KEY = 'e2e-WRONG-key-7f3c9a1d2b4e6f80';
 const SIMPLIFIED_KEYS = ['id_service', 'name', 'alias', 'status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb'].sort();
 const MSG_401 = /rejected the API key.*401/i;
+const TRIGGER_BAD_KEY = 'e2e-WRONG-trigger-key-0001';
 
 /**
  * @param {import('./harness.mjs').Suite} t
@@ -162,6 +163,9 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 			for (const f of ['apiKey', 'baseUrl']) assert.ok(names.includes(f), `field ${f} missing (fields: ${names.join(', ')})`);
 			assert.ok(c.properties.find((x) => x.name === 'apiKey')?.typeOptions?.password, 'apiKey is a password field');
 		});
+		const trigger = triggerScenario(t, { inst, startMockApi, types, want });
+		ctx.trigger = trigger;
+		await trigger.start();
 
 		if (want('list')) {
 			await t.test('List with defaults: simplified items, default limit 50', async () => {
@@ -281,7 +285,7 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 				assert.equal(r?.status, 'Error', JSON.stringify(r));
 			});
 		}
-		if (want('trigger')) await triggerTests(t, { inst, mock, creds, types });
+		await trigger.finish();
 		await inst.stop();
 
 		// ---------------------------------------------------------------- 3. editor-style installs
@@ -293,7 +297,9 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 		await t.test('neither API key appears in n8n output, logs, execution data or any file n8n wrote', async () => {
 			const hits = [];
 			for (const i of [ctx.inst, ...(ctx.editorInsts ?? [])].filter(Boolean)) {
-				for (const [label, key] of [['bad key', BAD_KEY], ['good key', mock.apiKey]]) {
+				const keys = [['bad key', BAD_KEY], ['good key', mock.apiKey], ['trigger bad key', TRIGGER_BAD_KEY]];
+				if (ctx.trigger?.apiKey) keys.push(['trigger mock key', ctx.trigger.apiKey]);
+				for (const [label, key] of keys) {
 					for (const h of i.findSecret(key)) hits.push(`${label} in ${i.label}: ${h}`);
 				}
 			}
@@ -301,26 +307,103 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 		});
 	} finally {
 		await ctx.inst?.stop();
+		await ctx.trigger?.close();
 		await mock.close();
 	}
 }
 
-/** Issue 4: runs only when the package ships the trigger (listed in /types/nodes.json). */
-async function triggerTests(t, { inst, mock, creds, types }) {
-	const trigger = types?.find((n) => n.name === TRIGGER_TYPE);
-	if (!trigger) {
-		console.log(`    (no ${TRIGGER_TYPE} in this build: trigger assertions skipped)`);
-		return;
-	}
-	await t.test(`trigger ${TRIGGER_TYPE}: activating a workflow polls the mock`, async () => {
-		const wf = await inst.createWorkflow(triggerWorkflow('trigger', { cred: creds.good }));
-		mock.clearRequests();
-		await inst.activateWorkflow(wf.id);
-		const deadline = Date.now() + 30_000;
-		while (!mock.requests.some((q) => q.authMatched) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-		assert.ok(mock.requests.some((q) => q.authMatched), 'the trigger polled the mock with the bearer key on activation');
-		await inst.deactivateWorkflow(wf.id);
-	});
+/**
+ * Issue 4, the polling trigger (runs only when the package ships it, i.e. it is listed in
+ * /types/nodes.json). Uses its own mock so the List cases' shape/fault changes don't disturb it.
+ * start(): activate a workflow (n8n polls once at activation: the baseline), then change the mock's
+ * services. finish(): wait for n8n's next scheduled poll (every minute: the shortest interval n8n
+ * allows) to start an execution whose items are exactly the changes. The List cases run in between,
+ * so most of that minute is not spent waiting.
+ */
+export function triggerScenario(t, { inst, startMockApi, types, want }) {
+	const present = types?.some((n) => n.name === TRIGGER_TYPE);
+	const state = {};
+	return {
+		async start() {
+			if (!want('trigger')) return;
+			if (!present) {
+				console.log(`    (${TRIGGER_TYPE} is not in this build: trigger assertions skipped)`);
+				return;
+			}
+			await t.test(`trigger ${TRIGGER_TYPE}: activation polls the platform once (baseline, no execution)`, async () => {
+				state.mock = await startMockApi({ count: 8, seed: 11 });
+				const cred = await inst.createCredential({ name: 'Trigger mock', type: CREDENTIAL_TYPE, data: { apiKey: state.mock.apiKey, baseUrl: state.mock.url } });
+				const wf = await inst.createWorkflow(triggerWorkflow('trigger', { cred, params: { events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
+				state.wf = wf;
+				await inst.activateWorkflow(wf.id);
+				state.activatedAt = Date.now();
+				const polls = state.mock.requests.filter((q) => q.path.startsWith('/v2026/services'));
+				assert.ok(polls.length >= 1 && polls.every((q) => q.authMatched), `baseline poll with the bearer key (saw ${polls.length})`);
+				assert.deepEqual(await inst.executions(wf.id), [], 'the baseline poll starts no execution');
+				// Now the platform changes: one new service, one status change, one resize, one removal.
+				const svc = state.mock.getServices();
+				const changed = svc[0];
+				const before = changed.values.values.status;
+				changed.values.values.status = before === 'suspended' ? 'active' : 'suspended';
+				const resized = svc[2];
+				resized.values.values.service.customize.specifications.GB.ram *= 2;
+				const removed = svc.splice(1, 1)[0];
+				const created = structuredClone(svc[3]);
+				created.id_service = 'srv-99001';
+				created.values.values.name = 'new-01.e2e';
+				svc.push(created);
+				state.mock.setServices(svc);
+				state.expected = [
+					['created', 'srv-99001'],
+					['removed', removed.id_service],
+					['specsChanged', resized.id_service],
+					['statusChanged', changed.id_service],
+				].sort((a, b) => `${a}`.localeCompare(`${b}`));
+				state.newStatus = changed.values.values.status;
+				state.changedId = changed.id_service;
+			});
+			await t.test(`trigger ${TRIGGER_TYPE}: activating with a wrong key fails with the 401 message`, async () => {
+				const cred = await inst.createCredential({ name: 'Trigger wrong key', type: CREDENTIAL_TYPE, data: { apiKey: TRIGGER_BAD_KEY, baseUrl: state.mock?.url ?? 'http://127.0.0.1:9' } });
+				const wf = await inst.createWorkflow(triggerWorkflow('triggerbad', { cred }));
+				let error = null;
+				try {
+					await inst.activateWorkflow(wf.id);
+				} catch (e) {
+					error = e;
+				}
+				assert.ok(error, 'activation must fail');
+				assert.match(error.message, MSG_401);
+			});
+		},
+		async finish() {
+			if (!state.wf || !state.expected) return;
+			await t.test(`trigger ${TRIGGER_TYPE}: the next scheduled poll starts one execution with exactly the changes`, async () => {
+				const deadline = state.activatedAt + 100_000; // a poll every minute at a random second
+				let execs = [];
+				while (Date.now() < deadline) {
+					execs = await inst.executions(state.wf.id);
+					if (execs.length) break;
+					await new Promise((r) => setTimeout(r, 1000));
+				}
+				console.log(`    first trigger execution ${execs.length ? `after ${Math.round((Date.now() - state.activatedAt) / 1000)} s` : 'never came'}`);
+				assert.ok(execs.length >= 1, 'no execution within 100 s of activation');
+				const done = await inst.waitForExecution(execs[execs.length - 1].id);
+				assert.equal(done.status, 'success', `execution status ${done.status}: ${workflowError(done.result)?.message ?? ''}`);
+				const items = nodeItems(done.result, 'Service Changes');
+				const got = items.map((i) => [i.event, i.id_service]).sort((a, b) => `${a}`.localeCompare(`${b}`));
+				assert.deepEqual(got, state.expected);
+				const status = items.find((i) => i.event === 'statusChanged');
+				assert.equal(status.service?.status, state.newStatus, 'statusChanged carries the new status (simplified service)');
+				await inst.deactivateWorkflow(state.wf.id);
+			});
+		},
+		get apiKey() {
+			return state.mock?.apiKey;
+		},
+		async close() {
+			await state.mock?.close();
+		},
+	};
 }
 
 async function editorInstallTests(t, { runtime, tarball, creds, mock, outDir, line, ctx }) {

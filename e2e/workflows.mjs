@@ -107,9 +107,10 @@ export function exampleCredentialRef(file = 'list-active-services.json') {
  * Polling trigger workflow (issue 4): ServicesTrigger -> nothing. Activated through REST; every
  * poll that finds changes becomes an execution. Parameters follow the trigger's own definition.
  */
-export function triggerWorkflow(key, { params = {}, cred, pollMinutes = 1 } = {}) {
+export function triggerWorkflow(key, { params = {}, cred } = {}) {
 	const trigger = {
-		parameters: { pollTimes: { item: [{ mode: 'everyX', value: pollMinutes, unit: 'minutes' }] }, ...params },
+		// Every minute: the shortest polling interval n8n accepts.
+		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...params },
 		id: uuid(),
 		name: 'Service Changes',
 		type: TRIGGER_TYPE,

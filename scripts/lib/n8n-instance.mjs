@@ -469,14 +469,36 @@ export class N8nInstance {
 		return this.api('POST', '/rest/workflows', { active: false, settings: {}, ...rest, active: false });
 	}
 
-	/** Activates a workflow (n8n 2.x: POST /activate with versionId; 1.x: PATCH active=true). */
-	async activateWorkflow(id) {
+	/**
+	 * Activates ("publishes") a workflow and waits until n8n has really activated its triggers.
+	 * n8n 2.x: POST /activate with the versionId answers at once; the triggers are activated in the
+	 * background (the first poll runs then) and GET /publication-status ends as "published" or
+	 * "failed" with each trigger's errorMessage. n8n 1.x: PATCH active=true activates synchronously
+	 * and answers 400 with the activation error. Throws with n8n's message when activation fails.
+	 */
+	async activateWorkflow(id, { timeoutMs = 90_000 } = {}) {
 		const wf = await this.api('GET', `/rest/workflows/${id}`);
 		const r2 = await this.rest('POST', `/rest/workflows/${id}/activate`, { versionId: wf.versionId });
-		if (r2.status >= 200 && r2.status < 300) return r2.body?.data ?? r2.body;
+		if (r2.status >= 200 && r2.status < 300) {
+			const started = Date.now();
+			for (;;) {
+				const ps = await this.rest('GET', `/rest/workflows/${id}/publication-status`);
+				if (ps.status === 404) break; // no publication service: activation was synchronous
+				const st = ps.body?.data;
+				if (st?.status === 'published') break;
+				if (st?.status === 'failed') {
+					const msgs = (st.triggers ?? []).map((t) => t.errorMessage).filter(Boolean);
+					throw new Error(`activation failed: ${msgs.join('; ') || JSON.stringify(st)}`);
+				}
+				if (Date.now() - started > timeoutMs) throw new Error(`activation still ${st?.status} after ${timeoutMs / 1000} s`);
+				await sleep(250);
+			}
+			return r2.body?.data ?? r2.body;
+		}
+		if (r2.status !== 404) throw new Error(`activating workflow ${id} failed: HTTP ${r2.status}: ${r2.body?.message ?? r2.text.slice(0, 500)}`);
 		const r1 = await this.rest('PATCH', `/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
 		if (r1.status >= 200 && r1.status < 300) return r1.body?.data ?? r1.body;
-		throw new Error(`activating workflow ${id} failed: POST /activate -> ${r2.status} ${r2.text.slice(0, 300)}; PATCH -> ${r1.status} ${r1.text.slice(0, 300)}`);
+		throw new Error(`activating workflow ${id} failed: HTTP ${r1.status}: ${r1.body?.message ?? r1.text.slice(0, 500)}`);
 	}
 
 	async deactivateWorkflow(id) {
@@ -498,6 +520,13 @@ export class N8nInstance {
 		const r = await this.rest('POST', `/rest/workflows/${id}/run`, { workflowData: wf, triggerToStartFrom: { name: trigger.name } });
 		const executionId = r.body?.data?.executionId;
 		if (!executionId) throw new Error(`POST /rest/workflows/${id}/run -> HTTP ${r.status}: ${r.text.slice(0, 500)}`);
+		const done = await this.waitForExecution(executionId, { timeoutMs: timeoutMs - (Date.now() - started) });
+		return { ...done, ms: Date.now() - started };
+	}
+
+	/** Waits until an execution has finished and its run data is stored; { ok, status, result }. */
+	async waitForExecution(executionId, { timeoutMs = 120_000 } = {}) {
+		const started = Date.now();
 		let ex;
 		let data;
 		for (;;) {
@@ -507,11 +536,11 @@ export class N8nInstance {
 				data = typeof ex.data === 'string' ? this.flatted().parse(ex.data) : ex.data;
 				if (Object.keys(data?.resultData?.runData ?? {}).length || data?.resultData?.error) break;
 			}
-			if (Date.now() - started > timeoutMs) throw new Error(`execution ${executionId} still ${ex?.status} (no run data) after ${timeoutMs / 1000} s`);
+			if (Date.now() - started > timeoutMs) throw new Error(`execution ${executionId} still ${ex?.status} (no run data) after ${Math.round(timeoutMs / 1000)} s`);
 			await sleep(50);
 		}
 		const result = { data, status: ex.status, finished: ex.finished, mode: ex.mode, executionId };
-		return { ok: ex.status === 'success' && !data?.resultData?.error, status: ex.status, result, executionId, ms: Date.now() - started };
+		return { ok: ex.status === 'success' && !data?.resultData?.error, status: ex.status, result, executionId };
 	}
 
 	/** n8n stores execution data with `flatted`; use n8n's own copy. */
@@ -520,10 +549,11 @@ export class N8nInstance {
 		return this._flatted;
 	}
 
+	/** Executions of a workflow, newest first: [{ id, status, mode, ... }]. */
 	async executions(workflowId) {
-		const q = encodeURIComponent(JSON.stringify({ workflowId }));
-		const r = await this.api('GET', `/rest/executions?filter=${q}&limit=100`);
-		return r?.results ?? r;
+		const q = encodeURIComponent(JSON.stringify({ workflowId: String(workflowId) }));
+		const r = await this.api('GET', `/rest/executions?filter=${q}&limit=50`);
+		return r?.results ?? r ?? [];
 	}
 
 	/** Everything n8n printed so far (CLI runs and server), plus files in the user folder. */
