@@ -448,6 +448,14 @@ describe('transport failures', () => {
 		});
 	});
 
+	// Reported: n8n-workflow rewrites any error message containing a Node error code (here "EPERM" in
+	// "deepermind"), so the user reads "Operation not permitted, make sure you have the right permissions".
+	test.failing('unknown host whose name contains a Node error code keeps the real message', async () => {
+		failInvalidLookups();
+		const result = await run('https://api.deepermind.invalid', [{}]);
+		expect(result.error?.message).toBe('Could not find the host api.deepermind.invalid');
+	});
+
 	test('a server that never answers: stopped after the "Timeout" option, which the message names', async () => {
 		const server = await startServer();
 		const started = Date.now();

@@ -629,6 +629,15 @@ describe('messages reported as unclear (expected to change)', () => {
 		});
 	});
 
+	// Same NodeError rewrite as for duplicate ids, on a NodeOperationError (base URL refused before any request).
+	test.failing('a refused plain-http Base URL whose host contains a Node error code keeps the real message', async () => {
+		const result = await runNode({
+			node: servicesNode({}),
+			credentials: { apiKey: KEY, baseUrl: 'http://api.keeperm.example' },
+		});
+		expect(result.error?.message).toBe('Refusing to send the API key over plain http to api.keeperm.example');
+	});
+
 	// A JSON error object with status 200: the message lists the keys but hides what the platform said.
 	test.failing('a JSON error object with status 200 shows the platform\'s message', async () => {
 		await expectFaultStops({
@@ -648,7 +657,7 @@ describe('messages reported as unclear (expected to change)', () => {
 		await expectFaultStops({
 			name: 'empty id',
 			reply: (i) => i.reply(200, JSON.stringify(records), JSON_TYPE),
-			message: 'Service record #2 of 2 does not match the documented schema',
+			message: 'Service record #2 of 2 (id_service "") does not match the documented schema',
 			description: ['Field id_service: expected a non-empty string, received string "".'],
 			httpCode: '200',
 		});
