@@ -119,14 +119,24 @@ async function expectFaultContinues(fault: FaultCase): Promise<NodeRunResult> {
 	expect([third, fourth]).toEqual(expectedGood(2));
 	expect(rest).toEqual([]);
 	expect(errorItem.pairedItem).toEqual({ item: 1 });
-	// n8n-core rewrites the JSON of an item that carries `error` to `{ error: message }`
-	// (WorkflowExecute.normalizeNodeErrors); the description travels on the error itself.
-	expect(errorItem.json).toEqual({ error: fault.message });
-	expect(errorItem.error?.message).toBe(fault.message);
-	expectDescription(errorItem.error?.description, fault.description);
-	expect(errorItem.error?.context?.itemIndex).toBe(1);
+	expectErrorItem(errorItem, fault, 1);
 	expectNoKey(result);
 	return result;
+}
+
+/**
+ * An error item as "On Error: Continue" leaves it. n8n-core rewrites the JSON of an item that carries
+ * `error` to `{ error: message }` (WorkflowExecute.normalizeNodeErrors), so the description travels
+ * on the error; an item without `error` may carry it as `details` (the keys n8n's error output accepts).
+ */
+function expectErrorItem(item: NodeRunResult['items'][number], fault: Pick<FaultCase, 'message' | 'description'>, itemIndex: number): void {
+	expect(item.json.error).toBe(fault.message);
+	expect(Object.keys(item.json).every((key) => ['error', 'message', 'details'].includes(key))).toBe(true);
+	expectDescription(item.error?.description ?? item.json.details, fault.description);
+	if (item.error) {
+		expect(item.error.message).toBe(fault.message);
+		expect(item.error.context?.itemIndex).toBe(itemIndex);
+	}
 }
 
 function faultMatrix(cases: FaultCase[]): void {
@@ -674,11 +684,8 @@ test('legacy "continueOnFail: true" on the node behaves like "On Error: Continue
 	});
 	expect(result.error).toBeUndefined();
 	expect(result.items.slice(0, 2)).toEqual(expectedGood(0));
-	expect(result.items[2]).toMatchObject({
-		json: { error: 'The platform is unavailable (HTTP 503)' },
-		pairedItem: { item: 1 },
-	});
-	expect(result.items[2].error?.description).toBe(RETRY_HINT);
+	expect(result.items[2].pairedItem).toEqual({ item: 1 });
+	expectErrorItem(result.items[2], { message: 'The platform is unavailable (HTTP 503)', description: [RETRY_HINT] }, 1);
 	expectNoKey(result);
 });
 
@@ -708,5 +715,5 @@ test.failing('with "On Error: Continue" the description (how to fix it) reaches 
 		credentials: { apiKey: KEY, baseUrl: BASE },
 	});
 	expect(result.items[0].json.error).toBe('The platform rejected the API key (HTTP 401)');
-	expect(String(result.items[0].json.description ?? result.items[0].json.details)).toContain('Generate a new API key');
+	expect(String(result.items[0].json.details ?? result.items[0].json.description)).toContain('Generate a new API key');
 });
