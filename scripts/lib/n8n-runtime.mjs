@@ -149,7 +149,7 @@ function dirEntries(dir) {
  * Runs npm with its output streamed (prefixed) and a heartbeat every 15 s, so a long install is
  * never a silent wait.
  */
-function runNpm(args, { cwd, env, label, pathPrepend }) {
+function runNpm(args, { cwd, env, label, pathPrepend, countPackages = args[0] === 'install' }) {
 	const { cmd, pre } = npmCommand();
 	const started = Date.now();
 	const childEnv = npmEnv(env);
@@ -178,7 +178,7 @@ function runNpm(args, { cwd, env, label, pathPrepend }) {
 		const nm = path.join(cwd, 'node_modules');
 		const hb = setInterval(() => {
 			const s = Math.round((Date.now() - started) / 1000);
-			const n = dirEntries(nm);
+			const n = countPackages ? dirEntries(nm) : 0;
 			console.log(`  [${label}] ... ${s} s elapsed${n ? `, ${n} top-level packages in node_modules so far` : ''} (one-time step, cached afterwards)`);
 		}, 15000);
 		const onSig = () => child.kill('SIGTERM');
