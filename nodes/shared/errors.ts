@@ -56,11 +56,13 @@ export function describeHttpStatus(
 			return withSaid({ message: 'The platform had an internal error (HTTP 500)', description: RETRY_HINT });
 		case 502:
 			return withSaid({ message: 'The platform\'s gateway got a bad answer (HTTP 502)', description: RETRY_HINT });
-		case 503:
+		case 503: {
+			const wait = describeRetryAfter(context.retryAfter);
 			return withSaid({
-				message: `The platform is unavailable (HTTP 503)${context.retryAfter ? `; it asks to wait ${describeRetryAfter(context.retryAfter)}` : ''}`,
+				message: `The platform is unavailable (HTTP 503)${wait ? `; it asks to wait ${wait}` : ''}`,
 				description: RETRY_HINT,
 			});
+		}
 		case 504:
 			return withSaid({ message: 'The platform\'s gateway timed out (HTTP 504)', description: RETRY_HINT });
 		default:
@@ -109,6 +111,10 @@ export function describeTransportFailure(
 				message: `Could not find the host ${host}`,
 				description: `The name does not resolve. Check the spelling of the Base URL in the credential, and the n8n server's DNS and network. (${code})`,
 			};
+		case 'ERR_BAD_RESPONSE':
+			// axios: "stream has been aborted" is a body cut off by a reset; other ERR_BAD_RESPONSE are generic.
+			if (!/aborted/i.test(context.detail ?? '')) return genericFailure(code, context);
+		// falls through
 		case 'ECONNRESET':
 		case 'EPIPE':
 		case 'ERR_STREAM_PREMATURE_CLOSE':
@@ -141,11 +147,15 @@ export function describeTransportFailure(
 					description: `The https connection could not be verified (${code}): the certificate is self-signed, expired, or issued for another host. Check the Base URL uses the platform's official address; the API key is never sent over an unverified connection.`,
 				};
 			}
-			return {
-				message: `The request to ${host} failed${code ? ` (${code})` : ''}`,
-				description: `${context.detail ? `${context.detail}. ` : ''}Check the Base URL in the credential and the n8n server's network. ${RETRY_HINT}`,
-			};
+			return genericFailure(code, context);
 	}
+}
+
+function genericFailure(code: string | undefined, context: { host: string; detail?: string }): ErrorText {
+	return {
+		message: `The request to ${context.host} failed${code ? ` (${code})` : ''}`,
+		description: `${context.detail ? `${context.detail}. ` : ''}Check the Base URL in the credential and the n8n server's network. ${RETRY_HINT}`,
+	};
 }
 
 const TLS_ERROR_CODES = new Set([
@@ -178,6 +188,13 @@ export function describeRedirect(status: number, from: string, location: string 
 		message: `The platform redirected to another address (${location}); the node does not follow it`,
 		description:
 			'The API key is only sent to the address in the credential. If the new address is the official one, put it as the Base URL in the Service Platform API credential (https only).',
+	};
+}
+
+export function describeRedirectLoop(status: number, from: string, max: number): ErrorText {
+	return {
+		message: `The platform redirected more than ${max} times`,
+		description: `The answers kept redirecting within the same address (last: HTTP ${status} from ${from}). Check the Base URL in the credential: it must be the API's base address, not a page that forwards.`,
 	};
 }
 

@@ -13,11 +13,12 @@ import type { ErrorText } from './errors';
 import {
 	describeHttpStatus,
 	describeRedirect,
+	describeRedirectLoop,
 	describeTransportFailure,
 	describeUnusableBody,
 	redactSecret,
 } from './errors';
-import { isPlainObject, ServiceResponseError } from './serviceRecord';
+import { isPlainObject, platformMessageOf, ServiceResponseError } from './serviceRecord';
 
 export const CREDENTIAL_TYPE = 'servicePlatformApi';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -55,12 +56,13 @@ export async function servicePlatformApiGet<T>(
 	const raise = (text: ErrorText, httpCode?: number): never => {
 		const safe = redactSecret(text, apiKey);
 		// Built from our own text, never from the transport error: that one holds the request headers.
-		throw new NodeApiError(this.getNode(), { message: safe.message, description: safe.description } as JsonObject, {
+		const error = new NodeApiError(this.getNode(), { message: safe.message, description: safe.description } as JsonObject, {
 			message: safe.message,
 			description: safe.description,
 			httpCode: httpCode === undefined ? undefined : String(httpCode),
 			itemIndex,
 		});
+		throw keepText(error, safe);
 	};
 
 	let baseUrl: string;
@@ -69,7 +71,7 @@ export async function servicePlatformApiGet<T>(
 	} catch (error) {
 		if (!(error instanceof BaseUrlError)) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		const safe = redactSecret({ message: error.message, description: error.description }, apiKey);
-		throw new NodeOperationError(this.getNode(), safe.message, { description: safe.description, itemIndex });
+		throw keepText(new NodeOperationError(this.getNode(), safe.message, { description: safe.description, itemIndex }), safe);
 	}
 
 	let url = `${baseUrl}${path}`;
@@ -90,9 +92,12 @@ export async function servicePlatformApiGet<T>(
 			const location = header(headers, 'location');
 			const target = location ? safeUrl(location, url) : undefined;
 			// The key may only go where the user pointed it: same scheme, host and port.
-			if (target && target.origin === new URL(url).origin && redirects < MAX_SAME_ORIGIN_REDIRECTS) {
-				url = target.href;
-				continue;
+			if (target && target.origin === new URL(url).origin) {
+				if (redirects < MAX_SAME_ORIGIN_REDIRECTS) {
+					url = target.href;
+					continue;
+				}
+				return raise(describeRedirectLoop(statusCode, url, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
 			}
 			return raise(describeRedirect(statusCode, url, target?.href ?? location), statusCode);
 		}
@@ -114,6 +119,16 @@ export async function servicePlatformApiGet<T>(
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 	}
+}
+
+/**
+ * n8n's NodeError replaces a message that contains a Node error code anywhere, case-insensitively
+ * ("EPERM" in an id or host such as "deepermind"), with a generic text. Ours is already specific.
+ */
+function keepText<T extends NodeApiError | NodeOperationError>(error: T, text: ErrorText): T {
+	error.message = text.message;
+	error.description = text.description;
+	return error;
 }
 
 async function sendGet(this: ApiContext, url: string, timeoutMs: number): Promise<FullResponse> {
@@ -172,21 +187,11 @@ function safeUrl(location: string, base: string): URL | undefined {
 /** A short human message from a JSON error body, if the platform sent one. */
 function serverMessageOf(text: string): string | undefined {
 	if (text.length === 0 || text.length > 100_000) return undefined;
-	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		return platformMessageOf(JSON.parse(text));
 	} catch {
 		return undefined;
 	}
-	if (!isPlainObject(parsed)) return undefined;
-	for (const key of ['message', 'error_description', 'detail', 'error']) {
-		const value = parsed[key];
-		if (typeof value === 'string' && value.trim() !== '') {
-			const oneLine = value.replace(/\s+/g, ' ').trim();
-			return oneLine.length > 200 ? `${oneLine.slice(0, 197)}...` : oneLine;
-		}
-	}
-	return undefined;
 }
 
 /** n8n wraps transport errors (NodeApiError -> axios error -> system error); the first `code` found wins. */

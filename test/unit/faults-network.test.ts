@@ -420,27 +420,13 @@ describe('transport failures', () => {
 		}));
 	});
 
-	// axios reports a body cut off by a reset as ERR_BAD_RESPONSE "stream has been aborted", which the
-	// node does not map yet: the user reads "The request to 127.0.0.1:PORT failed (ERR_BAD_RESPONSE)"
-	// with "stream has been aborted. Check the Base URL ...". These two pass on everything but the
-	// wording; the test.failing ones below hold the wording proposed in the report.
-	const cutOff = ({ port }: LocalServer): Expected => ({
-		message: `The request to 127.0.0.1:${port} failed (ERR_BAD_RESPONSE)`,
-		description: ['stream has been aborted.', RETRY_HINT],
-	});
-	test('connection reset in the middle of the body (Content-Length): error, itemIndex, pairing, no key', async () => {
-		const server = await startServer();
-		await expectPerRequestFault(server, resetMidBody, cutOff);
-	});
-	test('chunked body cut off by a reset: error, itemIndex, pairing, no key', async () => {
-		const server = await startServer();
-		await expectPerRequestFault(server, resetMidChunkedBody, cutOff);
-	});
-	test.failing('connection reset in the middle of the body is named as a dropped connection', async () => {
+	// axios reports a body cut off by a reset as ERR_BAD_RESPONSE "stream has been aborted": the node names it
+	// as a dropped connection.
+	test('connection reset in the middle of the body is named as a dropped connection', async () => {
 		const server = await startServer();
 		await expectPerRequestFault(server, resetMidBody, closedEarly);
 	});
-	test.failing('chunked body cut off by a reset is named as a dropped connection', async () => {
+	test('chunked body cut off by a reset is named as a dropped connection', async () => {
 		const server = await startServer();
 		await expectPerRequestFault(server, resetMidChunkedBody, closedEarly);
 	});
@@ -455,7 +441,7 @@ describe('transport failures', () => {
 
 	// Reported: n8n-workflow rewrites any error message containing a Node error code (here "EPERM" in
 	// "deepermind"), so the user reads "Operation not permitted, make sure you have the right permissions".
-	test.failing('unknown host whose name contains a Node error code keeps the real message', async () => {
+	test('unknown host whose name contains a Node error code keeps the real message', async () => {
 		failInvalidLookups();
 		const result = await run('https://api.deepermind.invalid', [{}]);
 		expect(result.error?.message).toBe('Could not find the host api.deepermind.invalid');
@@ -617,7 +603,7 @@ describe('redirects', () => {
 
 	// Reported: after 5 same-origin redirects the message says "redirected to another address",
 	// although the address is the same one; the user needs to hear it is a redirect loop.
-	test.failing('a same-origin redirect loop is named as such', async () => {
+	test('a same-origin redirect loop is named as such', async () => {
 		const api = await startServer();
 		api.script(redirect(302, PATH));
 		const result = await run(api.origin, [{}]);

@@ -419,10 +419,6 @@ describe('bodies the node cannot use (HTTP 200)', () => {
 		notAList('true', 'a boolean'),
 		notAList('"services"', 'a string'),
 		notAList(
-			'{"error":"internal_error","message":"The service list could not be loaded."}',
-			'an object with key(s) error (string), message (string)',
-		),
-		notAList(
 			'{"data":[],"next":"https://api.example.com/v2026/services?page=2"}',
 			'an object with key(s) data (array of 0), next (string)',
 			['The answer looks paginated, which the API documentation does not describe'],
@@ -504,10 +500,10 @@ describe('duplicate ids', () => {
 		},
 	]);
 
-	// BUG (reported): n8n-workflow's NodeApiError rewrites any message that contains a Node error code
-	// such as EPERM, ENOENT or EACCES, case-insensitively, even inside data. "deepermind" contains
-	// "eperm", so the user reads "Operation not permitted, make sure you have the right permissions".
-	test.failing('an id that happens to contain a Node error code keeps the real message', async () => {
+	// n8n-workflow's NodeError rewrites any message that contains a Node error code such as EPERM,
+	// ENOENT or EACCES, case-insensitively, even inside data ("deepermind" contains "eperm"); the
+	// transport restores its own text after constructing the error.
+	test('an id that happens to contain a Node error code keeps the real message', async () => {
 		const clash = (id: string) => [
 			{ ...structuredClone(GOOD[0]), id_service: id },
 			{ ...structuredClone(GOOD[1]), id_service: id },
@@ -618,7 +614,7 @@ describe('huge and deep bodies', () => {
 
 	test('an undocumented field nested 100,000 deep is validated without a stack overflow', () => {
 		// Through the engine this record would reach n8n's run-data serialisation (JSON.stringify,
-		// recursive), which overflows the stack: see the report. The node's own code copes.
+		// recursive), which overflows the stack; the node's own code copes.
 		const depth = 100_000;
 		const [record] = structuredClone(GOOD) as Array<Record<string, any>>;
 		const text = JSON.stringify(record).slice(0, -1) + ',"extra":' + '{"x":'.repeat(depth) + '{}' + '}'.repeat(depth) + '}';
@@ -627,9 +623,9 @@ describe('huge and deep bodies', () => {
 	});
 });
 
-describe('messages reported as unclear (expected to change)', () => {
+describe('messages that stay clear in corner cases', () => {
 	// A 503 whose Retry-After is neither seconds nor a date: the message reads "it asks to wait undefined".
-	test.failing('503 with an unreadable Retry-After does not say "wait undefined"', async () => {
+	test('503 with an unreadable Retry-After does not say "wait undefined"', async () => {
 		await expectFaultStops({
 			name: '503 Retry-After: soon',
 			reply: (i) => i.reply(503, '', { 'Retry-After': 'soon' }),
@@ -640,7 +636,7 @@ describe('messages reported as unclear (expected to change)', () => {
 	});
 
 	// Same NodeError rewrite as for duplicate ids, on a NodeOperationError (base URL refused before any request).
-	test.failing('a refused plain-http Base URL whose host contains a Node error code keeps the real message', async () => {
+	test('a refused plain-http Base URL whose host contains a Node error code keeps the real message', async () => {
 		const result = await runNode({
 			node: servicesNode({}),
 			credentials: { apiKey: KEY, baseUrl: 'http://api.keeperm.example' },
@@ -649,7 +645,7 @@ describe('messages reported as unclear (expected to change)', () => {
 	});
 
 	// A JSON error object with status 200: the message lists the keys but hides what the platform said.
-	test.failing('a JSON error object with status 200 shows the platform\'s message', async () => {
+	test('a JSON error object with status 200 shows the platform\'s message', async () => {
 		await expectFaultStops({
 			name: 'error object with 200',
 			reply: (i) => i.reply(200, errorBody('The service list could not be loaded.'), JSON_TYPE),
@@ -661,7 +657,7 @@ describe('messages reported as unclear (expected to change)', () => {
 
 	// An empty id_service: zod's own message ends up after "expected": "expected String must contain at
 	// least 1 character(s)".
-	test.failing('an empty id_service is described in plain words', async () => {
+	test('an empty id_service is described in plain words', async () => {
 		const records = structuredClone(GOOD) as Array<Record<string, any>>;
 		records[1].id_service = '';
 		await expectFaultStops({
@@ -706,9 +702,9 @@ test('"On Error: Continue (using error output)" sends the error item to the erro
 	expectNoKey(result);
 });
 
-// The router puts `{ error, description }` in the error item's JSON, but n8n-core replaces the JSON
-// of every item that carries `error` with `{ error: message }`: the fix never reaches the output data.
-test.failing('with "On Error: Continue" the description (how to fix it) reaches the output JSON', async () => {
+// n8n-core replaces the JSON of an item that carries `error` with `{ error: message }`; the router
+// leaves `error` off the item so the fix (`details`) reaches the output data.
+test('with "On Error: Continue" the description (how to fix it) reaches the output JSON', async () => {
 	api().reply(401, '');
 	const result = await runNode({
 		node: servicesNode({}, { onError: 'continueRegularOutput' }),

@@ -400,7 +400,7 @@ describe('through the node (n8n engine, nock)', () => {
 	// Reported (see faults.test.ts): n8n-workflow's NodeApiError swaps any message containing a Node
 	// error code (EPERM, ENOENT, EACCES, ECONNRESET, ... case-insensitive) for a generic text, so an id
 	// such as "deepermind-01" turns "id_service ... more than once" into "Operation not permitted".
-	test.failing('the node shows the same message extractServiceRecords gives, whatever the ids', async () => {
+	test('the node shows the same message extractServiceRecords gives, whatever the ids', async () => {
 		const codes = ['eperm', 'enoent', 'eacces', 'eexist', 'econnreset', 'etimedout', 'eisdir'];
 		await fc.assert(
 			fc.asyncProperty(fc.string({ maxLength: 4 }), fc.constantFrom(...codes), async (prefix, code) => {

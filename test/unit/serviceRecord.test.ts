@@ -36,10 +36,7 @@ describe('extractServiceRecords: response shapes', () => {
 		[42, 'The API answered with a number, not a list of services'],
 		['hello', 'The API answered with a string, not a list of services'],
 		[true, 'The API answered with a boolean, not a list of services'],
-		[
-			{ error: 'unauthorized', message: 'nope' },
-			'The API answered with an object with key(s) error (string), message (string), not a list of services',
-		],
+		[{ error: 42, code: 'x' }, 'The API answered with an object with key(s) error (number), code (string), not a list of services'],
 		[
 			{ data: [], next: 'p2', total: 9 },
 			'The API answered with an object with key(s) data (array of 0), next (string), total (number), not a list of services',
@@ -49,6 +46,12 @@ describe('extractServiceRecords: response shapes', () => {
 		const error = errorOf(body);
 		expect(error.message).toBe(message);
 		expect(error.description).toMatch(/HTTP Request node/);
+	});
+
+	test('an error object sent with HTTP 200 quotes what the platform said', () => {
+		const error = errorOf({ error: 'unauthorized', message: 'Account  suspended\n for non-payment' });
+		expect(error.message).toBe('The platform answered with an error instead of the services');
+		expect(error.description).toMatch(/^The platform said: "Account suspended for non-payment"\./);
 	});
 
 	test('a paginated-looking answer says so instead of dropping pages', () => {

@@ -36,9 +36,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					? error
 					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 			if (this.continueOnFail()) {
+				// No `error` on the item: n8n-core would replace the JSON with `{ error }` and drop the fix.
+				// `error` + `details` are keys n8n's error output recognises as an error item.
 				returnData.push({
-					json: { error: nodeError.message, description: nodeError.description ?? null },
-					error: nodeError,
+					json: { error: nodeError.message, details: nodeError.description ?? null },
 					pairedItem: { item: itemIndex },
 				});
 				continue;
