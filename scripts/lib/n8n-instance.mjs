@@ -47,7 +47,9 @@ export function cleanEnv(extra = {}) {
 	const env = {};
 	for (const [k, v] of Object.entries(process.env)) {
 		const lk = k.toLowerCase();
-		if (lk.startsWith('npm_') || lk === 'init_cwd' || lk.startsWith('n8n_') || lk.startsWith('db_')) continue;
+		// What an outer `npm run` says about this repo, and any n8n/DB settings of the caller's shell.
+		if (lk.startsWith('npm_package_') || lk.startsWith('npm_lifecycle_') || lk.startsWith('n8n_') || lk.startsWith('db_')) continue;
+		if (['npm_config_local_prefix', 'npm_config_prefix', 'npm_command', 'npm_execpath', 'npm_node_execpath', 'init_cwd'].includes(lk)) continue;
 		env[k] = v;
 	}
 	return { ...env, ...extra };
