@@ -8,17 +8,12 @@
 // Variants:
 //   baseline        plain GET of the same URL (node:http, same headers), JSON.parse, wrap each record as { json }
 //   raw, simplified the Services node's List (Return All) through n8n-core's WorkflowExecute, from dist/
-//   raw+fast, simplified+fast   the same with bench/proposed-validator.cjs installed (a measured proposal)
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
 
 // n8n-core writes $N8N_USER_FOLDER/.n8n/config on every execution: keep it out of ~/.n8n.
 const userFolder = mkdtempSync(join(tmpdir(), 'n8n-bench-'));
@@ -29,8 +24,6 @@ process.on('exit', () => rmSync(userFolder, { recursive: true, force: true }));
 
 const require = createRequire(import.meta.url);
 const { runList } = require('./engine.cjs');
-const { installFastPath } = require('./proposed-validator.cjs');
-const serviceRecordModule = require(join(root, 'dist/nodes/shared/serviceRecord.js'));
 
 const { positionals, values: args } = parseArgs({
 	allowPositionals: true,
@@ -40,7 +33,7 @@ const { positionals, values: args } = parseArgs({
 		key: { type: 'string' },
 		size: { type: 'string' },
 		runs: { type: 'string', default: '5' },
-		variants: { type: 'string', default: 'baseline,raw,simplified,raw+fast,simplified+fast' },
+		variants: { type: 'string', default: 'baseline,raw,simplified' },
 		variant: { type: 'string' },
 		'no-gc': { type: 'boolean', default: false },
 	},
@@ -80,13 +73,8 @@ function baseline(baseUrl) {
 
 async function runVariant(variant, baseUrl) {
 	if (variant === 'baseline') return await baseline(baseUrl);
-	const [kind, fast] = variant.split('+');
-	const uninstall = fast === 'fast' ? installFastPath(serviceRecordModule) : undefined;
-	try {
-		return await runList({ baseUrl, apiKey, simplify: kind === 'simplified' });
-	} finally {
-		uninstall?.();
-	}
+	if (variant !== 'raw' && variant !== 'simplified') throw new Error(`measure.mjs: unknown variant "${variant}"`);
+	return await runList({ baseUrl, apiKey, simplify: variant === 'simplified' });
 }
 
 function check(variant, items, expected) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: the List operation at scale, through n8n's engine, against a plain baseline.
 //
-//   node scripts/bench.mjs [--no-build] [--sizes 1000,10000,100000] [--runs N] [--quick]
-//                          [--no-proposed] [--no-profile | --profile] [--no-gc] [--json out.json]
+//   node scripts/bench.mjs [--no-build] [--sizes 1000,10000,100000] [--runs N] [--memory-runs N]
+//                          [--quick] [--no-profile | --profile] [--no-gc] [--json out.json]
 //
 // 1. Builds the package (npm run build) and measures the compiled dist/ as n8n loads it.
 // 2. Serves 1,000 / 10,000 / 100,000 generated records of the documented shape from the mock API
@@ -10,12 +10,13 @@
 // 3. Per size, in one fresh child process (bench/measure.mjs): the baseline (plain GET of the same
 //    URL, JSON.parse, wrap each record as { json }) and the List operation, raw and simplified,
 //    through n8n-core's WorkflowExecute (bench/engine.cjs), interleaved, several runs, median.
-//    Rows marked "+fast" install bench/proposed-validator.cjs (a measured proposal, not the package).
-// 4. Peak memory per size and variant, each in a fresh process: RSS high-water mark growth, and
-//    sampled heap growth, against the body size.
+// 4. Peak memory per size and variant, each in a fresh process (median of --memory-runs processes):
+//    RSS high-water mark growth and sampled heap growth, against the body size and against the
+//    baseline's own growth.
 // 5. Cold load of the built node and credential modules against a bare `node` start.
 // 6. Targets at 100,000 records: ratio <= 1.3 raw, <= 1.5 simplified, peak memory growth <= 3x body.
 //    When one is missed, a CPU profile of that run (node --cpu-prof) says where the time goes.
+//    Load average (/proc/loadavg) is printed as read at the start and at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +28,14 @@ import { parseArgs } from 'node:util';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const measureScript = join(root, 'bench/measure.mjs');
 const started = performance.now();
+const readLoadavg = () => {
+	try {
+		return readFileSync('/proc/loadavg', 'utf8').trim();
+	} catch {
+		return os.loadavg().map((value) => value.toFixed(2)).join(' ');
+	}
+};
+const loadavgAtStart = readLoadavg();
 
 const { values: args } = parseArgs({
 	options: {
@@ -34,8 +43,8 @@ const { values: args } = parseArgs({
 		'no-build': { type: 'boolean', default: false },
 		sizes: { type: 'string', default: '1000,10000,100000' },
 		runs: { type: 'string' },
+		'memory-runs': { type: 'string' },
 		quick: { type: 'boolean', default: false },
-		'no-proposed': { type: 'boolean', default: false },
 		'no-profile': { type: 'boolean', default: false },
 		'no-gc': { type: 'boolean', default: false },
 		profile: { type: 'boolean', default: false },
@@ -44,14 +53,15 @@ const { values: args } = parseArgs({
 	},
 });
 if (args.help) {
-	process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 20).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+	process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1).filter((l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
 	process.exit(0);
 }
 
 const TARGETS = { size: 100_000, raw: 1.3, simplified: 1.5, memory: 3 };
 const sizes = args.sizes.split(',').map(Number);
 const runsFor = (size) => Number(args.runs ?? (args.quick ? 3 : size >= 100_000 ? 7 : size >= 10_000 ? 11 : 21));
-const variants = ['baseline', 'raw', 'simplified', ...(args['no-proposed'] ? [] : ['raw+fast', 'simplified+fast'])];
+const memoryRuns = Number(args['memory-runs'] ?? (args.quick ? 1 : 3));
+const variants = ['baseline', 'raw', 'simplified'];
 
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const progress = (line) => process.stderr.write(`bench: ${line}\n`);
@@ -105,7 +115,6 @@ function machine() {
 		memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
 		node: process.version,
 		platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-		loadBefore: os.loadavg()[0],
 	};
 }
 
@@ -273,44 +282,42 @@ const results = [];
 try {
 	for (const size of sizes) {
 		await generate(server, size);
-		// The package as built, and the proposal, each against a baseline of its own process: the
-		// garbage zod leaves behind must not slow the proposal's runs down, nor the other way round.
-		const groups = [['baseline', 'raw', 'simplified']];
-		if (!args['no-proposed']) groups.push(['baseline', 'raw+fast', 'simplified+fast']);
-		const timing = { times: {}, paired: {} };
-		for (const group of groups) {
-			progress(`${thousands(size)} records: timing ${group.join(', ')} (${runsFor(size)} runs, one process) ...`);
-			const child = runChild([
-				'--expose-gc',
-				measureScript,
-				'timing',
-				...serverArgs(server),
-				'--size',
-				String(size),
-				'--runs',
-				String(runsFor(size)),
-				'--variants',
-				group.join(','),
-				...(args['no-gc'] ? ['--no-gc'] : []),
-			]);
-			timing.runs = child.runs;
-			timing.bodyBytes = child.bodyBytes;
-			const baselineKey = group === groups[0] ? 'baseline' : 'baseline (2nd process)';
-			timing.times[baselineKey] = child.times.baseline;
-			for (const variant of group.slice(1)) {
-				timing.times[variant] = child.times[variant];
-				timing.baselineOf = { ...timing.baselineOf, [variant]: baselineKey };
-				// Ratio of each run to the baseline of the same round: robust to load that drifts.
-				timing.paired[variant] = child.times[variant].map((ms, i) => ms / child.times.baseline[i]);
-			}
+		progress(`${thousands(size)} records: timing ${variants.join(', ')} (${runsFor(size)} runs, one process) ...`);
+		const child = runChild([
+			'--expose-gc',
+			measureScript,
+			'timing',
+			...serverArgs(server),
+			'--size',
+			String(size),
+			'--runs',
+			String(runsFor(size)),
+			'--variants',
+			variants.join(','),
+			...(args['no-gc'] ? ['--no-gc'] : []),
+		]);
+		const timing = { runs: child.runs, bodyBytes: child.bodyBytes, times: child.times, paired: {} };
+		// Ratio of each run to the baseline of the same round: robust to load that drifts.
+		for (const variant of variants.slice(1)) {
+			timing.paired[variant] = child.times[variant].map((ms, i) => ms / child.times.baseline[i]);
 		}
-		progress(`${thousands(size)} records: memory (one fresh process per variant) ...`);
-		const memory = Object.fromEntries(
-			variants.map((variant) => [
-				variant,
-				runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]),
-			]),
-		);
+		progress(`${thousands(size)} records: memory (${memoryRuns} fresh process(es) per variant) ...`);
+		const memory = {};
+		for (const variant of variants) {
+			const samples = [];
+			for (let run = 0; run < memoryRuns; run++) {
+				samples.push(
+					runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]),
+				);
+			}
+			memory[variant] = {
+				samples,
+				peakRssGrowth: median(samples.map((m) => m.peakRssGrowth)),
+				peakRssIsUpperBound: samples.some((m) => m.peakRssIsUpperBound),
+				heapPeakSampledGrowth: median(samples.map((m) => m.heapPeakSampledGrowth)),
+				heapRetainedGrowth: median(samples.map((m) => m.heapRetainedGrowth)),
+			};
+		}
 		results.push({ size, timing, memory });
 	}
 } finally {
@@ -321,30 +328,34 @@ const cold = coldLoad();
 
 // ---- report -------------------------------------------------------------------------------------
 
-info.loadAfter = os.loadavg()[0];
+const loadavgAfterMeasuring = readLoadavg();
 log(`Machine: ${info.cpus} CPU(s), ${info.model}, ${info.memory} RAM, Node ${info.node}, ${info.platform}`);
-log(`Load average (1 min) before/after: ${fixed(info.loadBefore, 2)} / ${fixed(info.loadAfter, 2)} (other work on the machine skews the figures)`);
+log(`Load average (/proc/loadavg) at start: ${loadavgAtStart}; after measuring: ${loadavgAfterMeasuring} (other work on the machine skews the figures)`);
 log(`Body: the mock API's generated records of the documented shape, array listing, served from a separate process on 127.0.0.1.`);
-log(`Median of N runs per variant, variants interleaved in one process; ${args['no-gc'] ? 'back-to-back runs (--no-gc)' : 'a full gc() before each run'}. "+fast" = proposed validator (bench/proposed-validator.cjs).`);
+log(`Median of N runs per variant, variants interleaved in one process; ${args['no-gc'] ? 'back-to-back runs (--no-gc)' : 'a full gc() before each run'}.`);
+log(`Memory: median of ${memoryRuns} fresh process(es) per size and variant.`);
 log();
 const rows = [];
 for (const { size, timing, memory } of results) {
-	for (const variant of Object.keys(timing.times)) {
+	const baseMs = median(timing.times.baseline);
+	const baseMem = memory.baseline;
+	for (const variant of variants) {
 		const ms = median(timing.times[variant]);
-		const base = median(timing.times[timing.baselineOf?.[variant] ?? variant]);
-		const mem = memory[variant.startsWith('baseline') ? 'baseline' : variant];
+		const mem = memory[variant];
 		rows.push({
 			size,
 			variant,
 			runs: timing.runs,
 			ms,
 			perSecond: size / (ms / 1000),
-			ratio: ms / base,
+			ratio: ms / baseMs,
 			paired: timing.paired[variant] ? median(timing.paired[variant]) : 1,
 			body: timing.bodyBytes,
 			rss: mem.peakRssGrowth,
 			rssUpper: mem.peakRssIsUpperBound,
+			rssVsBaseline: mem.peakRssGrowth / baseMem.peakRssGrowth,
 			heap: mem.heapPeakSampledGrowth,
+			heapVsBaseline: mem.heapPeakSampledGrowth / baseMem.heapPeakSampledGrowth,
 			retained: mem.heapRetainedGrowth,
 		});
 	}
@@ -361,17 +372,20 @@ log(
 		{ title: 'body MB', get: (r) => mb(r.body) },
 		{ title: 'peak RSS +MB', get: (r) => `${r.rssUpper ? '<=' : ''}${mb(r.rss)}` },
 		{ title: 'x body', get: (r) => fixed(r.rss / r.body, 2) },
+		{ title: 'x base', get: (r) => fixed(r.rssVsBaseline, 2) },
 		{ title: 'heap peak +MB', get: (r) => mb(r.heap) },
 		{ title: 'x body', get: (r) => fixed(r.heap / r.body, 2) },
+		{ title: 'x base', get: (r) => fixed(r.heapVsBaseline, 2) },
 		{ title: 'heap held +MB', get: (r) => mb(r.retained) },
 	]),
 );
 log();
 log('x baseline: median wall time / median baseline wall time of the same process; paired: median of the per-round');
-log('ratios (each run / the baseline run of the same round). "+fast" rows are timed in a second process with its own baseline.');
+log('ratios (each run / the baseline run of the same round).');
 log('peak RSS: the process high-water mark (getrusage maxrss) during the run minus RSS before it ("<=" when the run');
 log('did not raise the mark); heap peak: largest heapUsed sampled every 1 ms (synchronous phases are not sampled);');
-log('heap held: heapUsed right after the run with the output items still referenced.');
+log('heap held: heapUsed right after the run with the output items still referenced. "x body": growth / body size;');
+log('"x base": growth / the baseline\'s growth for the same size (1.00 = no more memory than a plain GET + JSON.parse).');
 log();
 log(
 	table(cold.spawned, [
@@ -387,29 +401,68 @@ log();
 const at = (variant) => rows.find((r) => r.size === TARGETS.size && r.variant === variant);
 const verdicts = [];
 if (at('raw')) {
+	const baselineRow = at('baseline');
+	const baseBody = baselineRow.rss / baselineRow.body;
 	for (const variant of ['raw', 'simplified']) {
 		const row = at(variant);
 		const limit = TARGETS[variant];
-		verdicts.push({ variant, what: `time ratio <= ${limit}`, value: row.ratio, ok: row.ratio <= limit });
-		verdicts.push({ variant, what: `peak memory growth <= ${TARGETS.memory}x body`, value: row.rss / row.body, ok: row.rss / row.body <= TARGETS.memory });
-		const fastRow = at(`${variant}+fast`);
-		if (fastRow) {
-			verdicts.push({ variant: `${variant}+fast`, what: `time ratio <= ${limit} (proposal)`, value: fastRow.ratio, ok: fastRow.ratio <= limit });
-		}
+		// Both the ratio of medians and the median of per-round ratios must be within the limit; when
+		// they disagree the target is on the edge of the noise and is reported as such, not as met.
+		const okMedian = row.ratio <= limit;
+		const okPaired = row.paired <= limit;
+		verdicts.push({
+			variant,
+			what: `time ratio <= ${limit}`,
+			value: `${fixed(row.ratio, 2)} (paired ${fixed(row.paired, 2)})`,
+			ok: okMedian && okPaired,
+			status: okMedian && okPaired ? 'MET' : okMedian || okPaired ? 'EDGE' : 'MISSED',
+		});
 	}
-	log(`Targets at ${thousands(TARGETS.size)} records:`);
-	for (const v of verdicts) log(`  ${v.ok ? 'MET   ' : 'MISSED'}  ${v.variant.padEnd(16)} ${v.what.padEnd(36)} ${fixed(v.value, 2)}`);
-	const baselineRow = at('baseline');
-	log(`  (the baseline itself: peak RSS growth ${fixed(baselineRow.rss / baselineRow.body, 2)}x body)`);
-	const missed = verdicts.filter((v) => !v.ok && !v.variant.includes('+fast'));
-	if ((missed.length > 0 && !args['no-profile']) || args.profile) {
-		const variant = missed.some((v) => v.variant === 'raw') ? 'raw' : 'simplified';
+	for (const variant of ['baseline', 'raw', 'simplified']) {
+		const row = at(variant);
+		const value = row.rss / row.body;
+		verdicts.push({
+			variant,
+			what: `peak RSS growth <= ${TARGETS.memory}x body`,
+			value: `${fixed(value, 2)}x body${variant === 'baseline' ? '' : ` = ${fixed(row.rssVsBaseline, 2)}x the baseline's`}`,
+			ok: value <= TARGETS.memory,
+			status: value <= TARGETS.memory ? 'MET' : 'MISSED',
+		});
+	}
+	log(`Targets at ${thousands(TARGETS.size)} records (body ${mb(baselineRow.body)} MB):`);
+	for (const v of verdicts) log(`  ${v.status.padEnd(6)}  ${v.variant.padEnd(11)} ${v.what.padEnd(30)} ${v.value}`);
+	if (verdicts.some((v) => v.status === 'EDGE')) {
+		log('  EDGE: one of the two ratios (of medians, paired) is within the limit and the other is not: not counted as met.');
+	}
+	if (baseBody > TARGETS.memory) {
+		const heldBody = baselineRow.retained / baselineRow.body;
+		log(
+			`  The ${TARGETS.memory}x-body memory target is MISSED by the baseline too (${fixed(baseBody, 2)}x body): a plain GET + JSON.parse`,
+		);
+		log(
+			`  holds the received chunks and their concatenation (2x body) and the decoded string (~1x body) while JSON.parse`,
+		);
+		log(
+			`  builds the records, which alone hold ${mb(baselineRow.retained)} MB = ${fixed(heldBody, 2)}x body after a full GC (baseline "heap held").`,
+		);
+		log(`  No client that parses the whole body into n8n items can meet ${TARGETS.memory}x; the node is measured against the baseline:`);
+	}
+	for (const variant of ['raw', 'simplified']) {
+		const row = at(variant);
+		log(
+			`  ${variant}: node peak RSS growth = ${fixed(row.rssVsBaseline, 2)}x the baseline's (${mb(row.rss)} MB vs ${mb(baselineRow.rss)} MB); ` +
+				`peak heap growth = ${fixed(row.heapVsBaseline, 2)}x the baseline's`,
+		);
+	}
+	const timeMissed = verdicts.filter((v) => !v.ok && v.what.startsWith('time'));
+	const memoryMissedByNodeOnly = baseBody <= TARGETS.memory && verdicts.some((v) => !v.ok && v.variant !== 'baseline');
+	if (((timeMissed.length > 0 || memoryMissedByNodeOnly) && !args['no-profile']) || args.profile) {
+		const variant = timeMissed.some((v) => v.variant === 'raw') || timeMissed.length === 0 ? 'raw' : 'simplified';
 		const server2 = await startServer();
 		try {
 			await generate(server2, TARGETS.size);
 			log();
-			const profiled = [variant, ...(args['no-proposed'] ? [] : [`${variant}+fast`]), 'baseline'];
-			for (const name of profiled) {
+			for (const name of [variant, 'baseline']) {
 				progress(`profiling ${name} ...`);
 				log(`CPU profile of ${name === 'baseline' ? 'the baseline' : `List ${name}`}, ${thousands(TARGETS.size)} records (node --cpu-prof, 200 us interval):`);
 				log(profileRun(server2, TARGETS.size, name));
@@ -421,9 +474,10 @@ if (at('raw')) {
 	}
 }
 log();
+log(`Load average (/proc/loadavg) at end: ${readLoadavg()}`);
 log(`bench total: ${fixed((performance.now() - started) / 1000)} s`);
 
 if (args.json) {
-	writeFileSync(args.json, JSON.stringify({ machine: info, results, rows, cold, verdicts }, null, 2));
+	writeFileSync(args.json, JSON.stringify({ machine: info, loadavg: { start: loadavgAtStart, end: readLoadavg() }, results, rows, cold, verdicts }, null, 2));
 	progress(`wrote ${args.json}`);
 }
