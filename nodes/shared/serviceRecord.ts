@@ -91,7 +91,11 @@ export function extractServiceRecords(body: unknown): ServiceRecord[] {
 	const records: ServiceRecord[] = new Array(located.items.length);
 	const seen = new Set<string>();
 	for (let index = 0; index < located.items.length; index++) {
-		const record = validateServiceRecord(located.items[index], located.labelOf(index));
+		const candidate = located.items[index];
+		// The label is only needed in an error message: build it only for a record that fails the fast check.
+		const record = isValidServiceRecordFast(candidate)
+			? (candidate as ServiceRecord)
+			: validateServiceRecord(candidate, located.labelOf(index));
 		if (seen.has(record.id_service)) {
 			throw new ServiceResponseError(
 				`The listing contains id_service "${clip(record.id_service)}" more than once`,
