@@ -73,5 +73,31 @@ export class ServicePlatformApi implements ICredentialType {
 			headers: { Accept: 'application/json' },
 			disableFollowRedirect: true,
 		},
+		// Without these the dialog shows n8n's generic "Unauthorized" (2.x) for a rejected key.
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The platform rejected the API key (HTTP 401). Generate a new API key in the account panel of the platform and paste it here.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						"The API key is not allowed to list services (HTTP 403). Check the key's permissions in the account panel.",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'No services endpoint at this Base URL (HTTP 404). Use the API base address the platform gives, e.g. https://api.example.com.',
+				},
+			},
+		],
 	};
 }

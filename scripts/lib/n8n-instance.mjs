@@ -467,8 +467,10 @@ export class N8nInstance {
 
 	/** Creates a workflow through REST (as the editor saves one); returns it (with id, versionId). */
 	async createWorkflow(wf) {
-		const { id: _id, ...rest } = wf;
-		return this.api('POST', '/rest/workflows', { active: false, settings: {}, ...rest, active: false });
+		// n8n assigns the id; a workflow is created inactive whatever the JSON says.
+		const rest = { ...wf };
+		delete rest.id;
+		return this.api('POST', '/rest/workflows', { settings: {}, ...rest, active: false });
 	}
 
 	/**
