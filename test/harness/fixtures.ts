@@ -40,3 +40,29 @@ export const sampleRecords = [
 export const API_KEY = 'sk-test-4f9c2e7a1b3d5f60';
 export const BASE_URL = 'https://api.example.com';
 export const credentials = { apiKey: API_KEY, baseUrl: BASE_URL };
+
+/**
+ * What Simplify must give for a record: each documented value, or null when absent or null. Written
+ * independently of the node's simplifyServiceRecord on purpose: it is the tests' oracle.
+ */
+export function expectedSimplified(record: Record<string, any>) {
+	const data = record.values?.values;
+	const customize = data?.service?.customize;
+	const specifications = customize?.specifications;
+	return {
+		id_service: record.id_service,
+		name: data?.name ?? null,
+		alias: data?.alias ?? null,
+		status: data?.status ?? null,
+		os_id: customize?.OS?.id ?? null,
+		os_name: customize?.OS?.name ?? null,
+		vcores: specifications?.vcores ?? null,
+		ram_gb: specifications?.GB?.ram ?? null,
+		hd_gb: specifications?.GB?.hd ?? null,
+	};
+}
+
+/** The simplified output items List gives for `records` when run for input item `itemIndex`. */
+export function expectedItems(records: Array<Record<string, any>>, itemIndex: number) {
+	return records.map((record) => ({ json: expectedSimplified(record), pairedItem: { item: itemIndex } }));
+}

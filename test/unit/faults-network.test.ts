@@ -21,6 +21,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { generateServices } from '../../mock/server.cjs';
 import type { NodeRunResult } from '../harness/workflow';
+import { expectedItems } from '../harness/fixtures';
 import { runNode, servicesNode } from '../harness/workflow';
 
 const KEY = 'sk-live-NETFAULTS-91c04be7d25a3f68';
@@ -274,21 +275,7 @@ function failInvalidLookups(): void {
 
 // ---- assertions -----------------------------------------------------------------------------------
 
-const expectedGood = (itemIndex: number) =>
-	GOOD.map((record) => ({
-		json: {
-			id_service: record.id_service,
-			name: record.values.values.name,
-			alias: record.values.values.alias,
-			status: record.values.values.status,
-			os_id: record.values.values.service.customize.OS.id,
-			os_name: record.values.values.service.customize.OS.name,
-			vcores: record.values.values.service.customize.specifications.vcores,
-			ram_gb: record.values.values.service.customize.specifications.GB.ram,
-			hd_gb: record.values.values.service.customize.specifications.GB.hd,
-		},
-		pairedItem: { item: itemIndex },
-	}));
+const expectedGood = (itemIndex: number) => expectedItems(GOOD, itemIndex);
 
 interface Expected {
 	message: string;

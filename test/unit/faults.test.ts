@@ -15,6 +15,7 @@ import nock from 'nock';
 import { generateServices } from '../../mock/server.cjs';
 import { extractServiceRecords } from '../../nodes/shared/serviceRecord';
 import type { NodeRunResult } from '../harness/workflow';
+import { expectedItems } from '../harness/fixtures';
 import { runNode, servicesNode } from '../harness/workflow';
 
 const BASE = 'https://api.example.com';
@@ -49,21 +50,7 @@ interface FaultCase {
 	params?: INodeParameters;
 }
 
-const expectedGood = (itemIndex: number) =>
-	GOOD.map((record) => ({
-		json: {
-			id_service: record.id_service,
-			name: record.values.values.name,
-			alias: record.values.values.alias,
-			status: record.values.values.status,
-			os_id: record.values.values.service.customize.OS.id,
-			os_name: record.values.values.service.customize.OS.name,
-			vcores: record.values.values.service.customize.specifications.vcores,
-			ram_gb: record.values.values.service.customize.specifications.GB.ram,
-			hd_gb: record.values.values.service.customize.specifications.GB.hd,
-		},
-		pairedItem: { item: itemIndex },
-	}));
+const expectedGood = (itemIndex: number) => expectedItems(GOOD, itemIndex);
 
 function api(): nock.Interceptor {
 	// Only a request that carries the credential's header matches; anything else fails the run loudly.

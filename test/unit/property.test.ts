@@ -15,6 +15,7 @@ import {
 	ServiceResponseError,
 	simplifyServiceRecord,
 } from '../../nodes/shared/serviceRecord';
+import { expectedSimplified } from '../harness/fixtures';
 import { runNode, servicesNode } from '../harness/workflow';
 
 const BASE = 'https://api.example.com';
@@ -114,23 +115,6 @@ function listedOrder(records: ServiceRecord[], shape: Shape): ServiceRecord[] {
 	return shape === 'map' ? Object.values(wrap(records, shape, '') as Record<string, ServiceRecord>) : records;
 }
 
-/** What Simplify must give: each documented value, or null when absent or null. */
-function expectedSimplified(record: Record<string, any>) {
-	const data = record.values?.values;
-	const customize = data?.service?.customize;
-	const specifications = customize?.specifications;
-	return {
-		id_service: record.id_service,
-		name: data?.name ?? null,
-		alias: data?.alias ?? null,
-		status: data?.status ?? null,
-		os_id: customize?.OS?.id ?? null,
-		os_name: customize?.OS?.name ?? null,
-		vcores: specifications?.vcores ?? null,
-		ram_gb: specifications?.GB?.ram ?? null,
-		hd_gb: specifications?.GB?.hd ?? null,
-	};
-}
 
 function expectOnlyServiceResponseError(run: () => unknown): void {
 	try {
