@@ -6,19 +6,21 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+/** A base URL `resolveApiBaseUrl` refuses: plain http to a host that is not loopback. */
+const PLAIN_HTTP_REFUSED_PATTERN = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
+
 /**
  * The credential test runs inside n8n's credential tester, which cannot call node code, so the
  * base-URL rules of `nodes/shared/baseUrl.ts` are repeated here as one expression (a unit test
- * checks both agree). A refused plain-http address is turned into a URL with an unusable scheme:
- * the request fails before anything is sent and the dialog shows "Unsupported protocol
- * refused-plain-http-use-https:".
+ * checks both agree). A refused plain-http address gets an unusable scheme: the request fails
+ * before anything is sent (n8n 2.x shows the code ERR_BAD_REQUEST; the notice below says why).
  */
 const TEST_BASE_URL_EXPRESSION =
 	'={{ $credentials.baseUrl.trim()' +
 	".replace(/\\/+$/, '')" +
 	".replace(/\\/v2026(\\/services)?$/i, '')" +
 	".replace(/\\/+$/, '')" +
-	".replace(/^http:\\/\\/(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i, 'refused-plain-http-use-https://') }}";
+	`.replace(new RegExp(${JSON.stringify(PLAIN_HTTP_REFUSED_PATTERN)}), 'refused-plain-http-use-https://') }}`;
 
 export class ServicePlatformApi implements ICredentialType {
 	name = 'servicePlatformApi';
@@ -53,6 +55,16 @@ export class ServicePlatformApi implements ICredentialType {
 			placeholder: 'https://api.example.com',
 			description:
 				'Base address of the platform API, as the platform gives it. A trailing slash or a pasted /v2026 suffix is fine. Must be https:// (plain http only for localhost).',
+		},
+		{
+			// Shown while the user types a refused address: the credential tester can only report it as
+			// an error code, so the dialog says it in words here.
+			displayName:
+				'Plain http is refused: the API key would travel unencrypted. Use the https:// address (plain http is allowed only for localhost and 127.0.0.1).',
+			name: 'plainHttpNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { baseUrl: [{ _cnd: { regex: PLAIN_HTTP_REFUSED_PATTERN } }] } },
 		},
 	];
 

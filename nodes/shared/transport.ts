@@ -154,13 +154,14 @@ function parseJsonBody(
 	status: number,
 	raise: (text: ErrorText, httpCode?: number) => never,
 ): unknown {
-	const context = { contentType, length: Buffer.byteLength(text), status };
-	if (text.trim() === '') return raise(describeUnusableBody('empty', context), status);
+	// Sized only on failure: measuring a large body costs time on every successful listing.
+	const context = () => ({ contentType, length: Buffer.byteLength(text), status });
+	if (!/\S/.test(text)) return raise(describeUnusableBody('empty', context()), status);
 	try {
 		return JSON.parse(text);
 	} catch {
 		const looksHtml = /html/i.test(contentType ?? '') || /^\s*</.test(text);
-		return raise(describeUnusableBody(looksHtml ? 'html' : 'not-json', context), status);
+		return raise(describeUnusableBody(looksHtml ? 'html' : 'not-json', context()), status);
 	}
 }
 

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import type { INodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
 import { resolveApiBaseUrl } from '../../nodes/shared/baseUrl';
@@ -49,6 +49,7 @@ describe('Service Platform API credential', () => {
 		expect(credentialType.properties.map((p) => [p.name, p.type, p.required, p.typeOptions?.password ?? false])).toEqual([
 			['apiKey', 'string', true, true],
 			['baseUrl', 'string', true, false],
+			['plainHttpNotice', 'notice', undefined, false],
 		]);
 		expect(credentialType.authenticate).toEqual({
 			type: 'generic',
@@ -121,6 +122,31 @@ describe('Service Platform API credential', () => {
 		} else {
 			expect(new URL(resolved).href).toBe(new URL(nodeAnswer).href);
 		}
+	});
+});
+
+describe('the credential dialog warns while a refused plain-http address is typed', () => {
+	const notice = credentialType.properties.find((property) => property.name === 'plainHttpNotice')!;
+	test.each([
+		['http://api.example.com', true],
+		['HTTP://api.example.com/v2026', true],
+		['  http://10.0.0.5:8080', true],
+		['http://localhost.example.com', true],
+		['https://api.example.com', false],
+		['http://localhost:4010', false],
+		['http://127.0.0.1:4010/v2026', false],
+		['http://[::1]:99', false],
+		['', false],
+	])('%p -> notice shown: %p', (baseUrl, shown) => {
+		// n8n's own display logic, as the editor applies it to credential fields.
+		expect(NodeHelpers.displayParameter({ baseUrl, apiKey: 'k' }, notice, null)).toBe(shown);
+		let refusedByNode = false;
+		try {
+			resolveApiBaseUrl(baseUrl);
+		} catch (error) {
+			refusedByNode = /plain http/.test((error as Error).message);
+		}
+		expect(refusedByNode).toBe(shown);
 	});
 });
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { fetchServiceRecords } from '../../../shared/listServices';
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../../../shared/descriptions';
-import { matchesServiceFilters, parseServiceFilters } from '../../../shared/filters';
+import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../../shared/filters';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
 import { DEFAULT_TIMEOUT_MS } from '../../../shared/transport';
 
@@ -37,6 +37,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const filters = parseServiceFilters(this.getNodeParameter('filters', itemIndex, {}));
+	const filtering = hasServiceFilters(filters);
 	const options = this.getNodeParameter('options', itemIndex, {}) as { timeout?: number };
 
 	const records = await fetchServiceRecords.call(this, {
@@ -49,7 +50,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const items: INodeExecutionData[] = [];
 	for (const record of records) {
 		if (items.length >= limit) break;
-		if (!matchesServiceFilters(record, filters)) continue;
+		if (filtering && !matchesServiceFilters(record, filters)) continue;
 		const json = simplify ? simplifyServiceRecord(record) : record;
 		items.push({ json: json as IDataObject, pairedItem });
 	}
