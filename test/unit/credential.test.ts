@@ -139,7 +139,7 @@ describe('the credential dialog warns while a refused plain-http address is type
 		['', false],
 	])('%p -> notice shown: %p', (baseUrl, shown) => {
 		// n8n's own display logic, as the editor applies it to credential fields.
-		expect(NodeHelpers.displayParameter({ baseUrl, apiKey: 'k' }, notice, null)).toBe(shown);
+		expect(NodeHelpers.displayParameter({ baseUrl, apiKey: 'k' }, notice, null, null)).toBe(shown);
 		let refusedByNode = false;
 		try {
 			resolveApiBaseUrl(baseUrl);
