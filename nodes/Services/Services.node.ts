@@ -11,7 +11,7 @@ export class Services implements INodeType {
 		icon: { light: 'file:../../icons/servicePlatform.svg', dark: 'file:../../icons/servicePlatform.dark.svg' },
 		group: ['input'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: '={{ { list: "List services" }[$parameter["operation"]] ?? $parameter["operation"] }}',
 		description: 'Read the services (virtual servers and other products) of a hosting platform account',
 		defaults: { name: 'Services' },
 		usableAsTool: true,

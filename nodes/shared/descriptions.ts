@@ -52,6 +52,7 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_MS,
+			hint: 'In milliseconds: 30000 is 30 seconds',
 			description: 'How long to wait for the platform to answer, in milliseconds, before failing',
 		},
 	],

@@ -1,7 +1,8 @@
 import nock from 'nock';
 
 import { API_KEY, BASE_URL, credentials, sampleRecords, serviceRecord } from '../harness/fixtures';
-import { runNode, servicesNode } from '../harness/workflow';
+import { Services } from '../../nodes/Services/Services.node';
+import { createWorkflow, runNode, servicesNode } from '../harness/workflow';
 
 function listing(body: unknown, status = 200) {
 	return nock(BASE_URL)
@@ -186,5 +187,16 @@ describe('List services through the n8n engine', () => {
 		const { error } = await runNode({ node: servicesNode({}), credentials: { apiKey: API_KEY, baseUrl: 'http://127.0.0.1:4010' } });
 		expect(error).toBeUndefined();
 		expect(scope.isDone()).toBe(true);
+	});
+
+	test('the canvas subtitle reads "List services"', () => {
+		const node = servicesNode({});
+		const subtitle = createWorkflow([node]).expression.getSimpleParameterValue(
+			node,
+			new Services().description.subtitle as string,
+			'internal',
+			{},
+		);
+		expect(subtitle).toBe('List services');
 	});
 });
