@@ -132,11 +132,14 @@ async function startServer() {
 }
 
 async function generate(server, count) {
-	const response = await fetch(`${server.url}/__mock/generate`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ count, seed: 1 }),
-	});
+	const request = () =>
+		fetch(`${server.url}/__mock/generate`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ count, seed: 1 }),
+		});
+	// fetch reuses a kept-alive socket that the server may be closing after 5 s idle: retry once.
+	const response = await request().catch(request);
 	if (!response.ok) throw new Error(`mock generate ${count}: HTTP ${response.status}`);
 }
 

@@ -1,0 +1,184 @@
+'use strict';
+// Runs nodes through n8n-core's real WorkflowExecute, the way a manual execution runs them (n8n's
+// own node-test harness, which is not published, re-done small). Plain CommonJS so that the jest
+// tests (TypeScript sources, via test/harness/workflow.ts) and the benchmark (the built dist/, via
+// bench/engine.cjs) share one copy.
+
+const { ExecutionLifecycleHooks, WorkflowExecute } = require('n8n-core');
+const { createRunExecutionData, ICredentialsHelper, NodeHelpers, Workflow } = require('n8n-workflow');
+
+/**
+ * Hands out fixed decrypted credentials and, unlike the helper in n8n's own repository, applies
+ * *generic* `authenticate` blocks the way n8n does, so tests see the real `Authorization` header.
+ */
+class TestCredentialsHelper extends ICredentialsHelper {
+  constructor(types, data) {
+    super();
+    this.types = types;
+    this.data = data;
+  }
+
+  getParentTypes() {
+    return [];
+  }
+
+  isCredentialUsableByNode() {
+    return true;
+  }
+
+  async authenticate(credentials, typeName, requestOptions, workflow, node) {
+    const authenticate = this.types[typeName]?.authenticate;
+    if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+    if (!authenticate || authenticate.type !== 'generic') return requestOptions;
+    if (!workflow || !node) throw new Error('generic authenticate needs the workflow and node');
+    const resolve = (value) =>
+      typeof value === 'string'
+        ? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials })
+        : value;
+    const headers = { ...(requestOptions.headers ?? {}) };
+    for (const [name, value] of Object.entries(authenticate.properties.headers ?? {})) headers[name] = resolve(value);
+    const qs = { ...(requestOptions.qs ?? {}) };
+    for (const [name, value] of Object.entries(authenticate.properties.qs ?? {})) qs[name] = resolve(value);
+    return { ...requestOptions, headers, qs };
+  }
+
+  async preAuthentication() {
+    return undefined;
+  }
+
+  async runPreAuthentication() {
+    return undefined;
+  }
+
+  async getCredentials(_details, type) {
+    throw new Error(`getCredentials(${type}) is not used by these tests`);
+  }
+
+  async getDecrypted(_additionalData, _details, type) {
+    const data = this.data[type];
+    if (!data) throw new Error(`No test credentials of type ${type}`);
+    return { ...data };
+  }
+
+  async updateCredentials() {}
+
+  async updateCredentialsOauthTokenData() {}
+
+  getCredentialsProperties(type) {
+    return this.types[type]?.properties ?? [];
+  }
+}
+
+/**
+ * An engine over the given node types (keyed `<package name>.<node name>`, as real n8n names them,
+ * so exported workflows run unchanged) and credential types (keyed by credential name).
+ */
+function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
+  const registry = { ...initialNodeTypes };
+  const lookup = (type) => {
+    const nodeType = registry[type];
+    if (!nodeType) throw new Error(`Unknown node type ${type}`);
+    return nodeType;
+  };
+  const nodeTypes = {
+    getByName: (type) => lookup(type),
+    getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(lookup(type), version),
+    getKnownTypes: () => ({}),
+  };
+
+  function registerNodeType(typeName, nodeType) {
+    registry[typeName] = nodeType;
+  }
+
+  /** `credentials` is the decrypted data of the one credential type the node uses, or undefined. */
+  function createAdditionalData(credentials, hooks) {
+    const data = {};
+    if (credentials) for (const name of Object.keys(credentialTypes)) data[name] = { ...credentials };
+    const base = 'http://127.0.0.1:5678';
+    return {
+      credentialsHelper: new TestCredentialsHelper(credentialTypes, data),
+      hooks,
+      executeWorkflow: async () => {
+        throw new Error('sub-workflows are not used by these tests');
+      },
+      getRunExecutionData: async () => undefined,
+      getRuntimeCredential: async () => undefined,
+      currentNodeExecutionIndex: 0,
+      // n8n-core builds URLs from these; empty strings give "Invalid URL".
+      restApiUrl: `${base}/rest`,
+      instanceBaseUrl: `${base}/`,
+      formBaseUrl: `${base}/form`,
+      formWaitingBaseUrl: `${base}/form-waiting`,
+      formTestBaseUrl: `${base}/form-test`,
+      webhookBaseUrl: `${base}/webhook`,
+      webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+      webhookTestBaseUrl: `${base}/webhook-test`,
+      mcpBaseUrl: `${base}/mcp`,
+      mcpTestBaseUrl: `${base}/mcp-test`,
+      variables: {},
+      logAiEvent: () => {},
+    };
+  }
+
+  function createWorkflow(nodes, staticData) {
+    return new Workflow({
+      id: 'test-workflow',
+      name: 'test',
+      nodes,
+      connections: {},
+      active: false,
+      nodeTypes,
+      staticData,
+      settings: { executionOrder: 'v1' },
+    });
+  }
+
+  /**
+   * Executes one node as a manual execution, with `inputItems` as its input and `credentials` as
+   * its decrypted credential. `serialized` (everything n8n keeps of the run, as JSON: where to look
+   * for leaked secrets) is computed on first read, so the benchmark does not pay for it.
+   */
+  async function runNode({ node, credentials, inputItems = [{}] }) {
+    const workflow = createWorkflow([node]);
+    const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+      id: 'test-workflow',
+      name: 'test',
+      active: false,
+      nodes: [node],
+      connections: {},
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      isArchived: false,
+      activeVersionId: null,
+    });
+    const finished = new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
+    const runExecutionData = createRunExecutionData({
+      executionData: {
+        nodeExecutionStack: [
+          { node, data: { main: [inputItems.map((json, index) => ({ json, pairedItem: { item: index } }))] }, source: null },
+        ],
+      },
+    });
+    await new WorkflowExecute(createAdditionalData(credentials, hooks), 'manual', runExecutionData).processRunExecutionData(
+      workflow,
+    );
+    const run = await finished;
+    const taskData = run.data.resultData.runData[node.name]?.[0];
+    let serialized;
+    return {
+      items: taskData?.data?.main?.[0] ?? [],
+      error: taskData?.error ?? run.data.resultData.error,
+      run,
+      get serialized() {
+        serialized ??= JSON.stringify(run, (_key, value) =>
+          value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
+        );
+        return serialized;
+      },
+    };
+  }
+
+  return { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, runNode };
+}
+
+module.exports = { createEngine, TestCredentialsHelper };

@@ -1,0 +1,53 @@
+// Types for engine.cjs, so the type-checked tests can use it.
+import type { ExecutionLifecycleHooks } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	Workflow,
+} from 'n8n-workflow';
+import { ICredentialsHelper } from 'n8n-workflow';
+
+export declare class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(types: Record<string, ICredentialType>, data: Record<string, ICredentialDataDecryptedObject>);
+	getParentTypes(): string[];
+	isCredentialUsableByNode(): boolean;
+	authenticate(...args: Parameters<ICredentialsHelper['authenticate']>): ReturnType<ICredentialsHelper['authenticate']>;
+	preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined>;
+	runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined>;
+	getCredentials(...args: Parameters<ICredentialsHelper['getCredentials']>): ReturnType<ICredentialsHelper['getCredentials']>;
+	getDecrypted(...args: Parameters<ICredentialsHelper['getDecrypted']>): ReturnType<ICredentialsHelper['getDecrypted']>;
+	updateCredentials(): Promise<void>;
+	updateCredentialsOauthTokenData(): Promise<void>;
+	getCredentialsProperties(type: string): ReturnType<ICredentialsHelper['getCredentialsProperties']>;
+}
+
+export interface NodeRunResult {
+	/** Output items of the node (main output 0), or [] when it failed. */
+	items: INodeExecutionData[];
+	/** The error the node threw, as n8n stores it in run data (a plain object). */
+	error?: Record<string, unknown> & { message?: string; description?: string; context?: IDataObject };
+	run: IRun;
+	/** Everything n8n keeps of the run, serialized: the place to look for leaked secrets. */
+	readonly serialized: string;
+}
+
+export interface Engine {
+	nodeTypes: INodeTypes;
+	registerNodeType(typeName: string, nodeType: INodeType | IVersionedNodeType): void;
+	createAdditionalData(credentials: IDataObject | undefined, hooks: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData;
+	createWorkflow(nodes: INode[], staticData?: IDataObject): Workflow;
+	runNode(options: { node: INode; credentials?: IDataObject; inputItems?: IDataObject[] }): Promise<NodeRunResult>;
+}
+
+export declare function createEngine(options: {
+	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
+	credentialTypes: Record<string, ICredentialType>;
+}): Engine;
