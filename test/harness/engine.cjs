@@ -133,17 +133,12 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
     });
   }
 
-  /**
-   * Executes one node as a manual execution, with `inputItems` as its input and `credentials` as
-   * its decrypted credential. `serialized` (everything n8n keeps of the run, as JSON: where to look
-   * for leaked secrets) is computed on first read, so the benchmark does not pay for it.
-   */
-  async function runNode({ node, credentials, inputItems = [{}] }) {
-    const workflow = createWorkflow([node]);
-    const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+  /** Lifecycle hooks for one execution; triggers run in an active workflow. */
+  function createHooks(mode, node) {
+    return new ExecutionLifecycleHooks(mode, `test-${mode}-execution`, {
       id: 'test-workflow',
       name: 'test',
-      active: false,
+      active: mode === 'trigger',
       nodes: [node],
       connections: {},
       createdAt: new Date(),
@@ -151,17 +146,20 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
       isArchived: false,
       activeVersionId: null,
     });
+  }
+
+  /**
+   * Executes `node` of `workflow` with `main` as its input data, in `mode`. `serialized` (everything
+   * n8n keeps of the run, as JSON: where to look for leaked secrets) is computed on first read, so
+   * the benchmark does not pay for it.
+   */
+  async function execute({ workflow, node, mode = 'manual', credentials, main }) {
+    const hooks = createHooks(mode, node);
     const finished = new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
     const runExecutionData = createRunExecutionData({
-      executionData: {
-        nodeExecutionStack: [
-          { node, data: { main: [inputItems.map((json, index) => ({ json, pairedItem: { item: index } }))] }, source: null },
-        ],
-      },
+      executionData: { nodeExecutionStack: [{ node, data: { main }, source: null }] },
     });
-    await new WorkflowExecute(createAdditionalData(credentials, hooks), 'manual', runExecutionData).processRunExecutionData(
-      workflow,
-    );
+    await new WorkflowExecute(createAdditionalData(credentials, hooks), mode, runExecutionData).processRunExecutionData(workflow);
     const run = await finished;
     const taskData = run.data.resultData.runData[node.name]?.[0];
     let serialized;
@@ -178,7 +176,13 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
     };
   }
 
-  return { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, runNode };
+  /** Executes one node as a manual execution, with `inputItems` as its input items. */
+  async function runNode({ node, credentials, inputItems = [{}] }) {
+    const main = [inputItems.map((json, index) => ({ json, pairedItem: { item: index } }))];
+    return await execute({ workflow: createWorkflow([node]), node, credentials, main });
+  }
+
+  return { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, runNode };
 }
 
 module.exports = { createEngine, TestCredentialsHelper };

@@ -12,6 +12,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	Workflow,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { ICredentialsHelper } from 'n8n-workflow';
 
@@ -44,6 +45,14 @@ export interface Engine {
 	registerNodeType(typeName: string, nodeType: INodeType | IVersionedNodeType): void;
 	createAdditionalData(credentials: IDataObject | undefined, hooks: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData;
 	createWorkflow(nodes: INode[], staticData?: IDataObject): Workflow;
+	createHooks(mode: WorkflowExecuteMode, node: INode): ExecutionLifecycleHooks;
+	execute(options: {
+		workflow: Workflow;
+		node: INode;
+		mode?: WorkflowExecuteMode;
+		credentials?: IDataObject;
+		main: INodeExecutionData[][];
+	}): Promise<NodeRunResult>;
 	runNode(options: { node: INode; credentials?: IDataObject; inputItems?: IDataObject[] }): Promise<NodeRunResult>;
 }
 

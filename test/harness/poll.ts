@@ -6,19 +6,11 @@
  * n8n's workflow runner does with them).
  */
 import { Container } from '@n8n/di';
-import { ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, WorkflowExecute } from 'n8n-core';
-import type {
-	IDataObject,
-	INode,
-	INodeExecutionData,
-	IRun,
-	Workflow,
-	WorkflowActivateMode,
-} from 'n8n-workflow';
-import { createRunExecutionData } from 'n8n-workflow';
+import { PollContext, PollTriggerExecutor } from 'n8n-core';
+import type { IDataObject, INode, INodeExecutionData, Workflow, WorkflowActivateMode } from 'n8n-workflow';
 
 import type { TestCredentials } from './workflow';
-import { createAdditionalData, createWorkflow } from './workflow';
+import { createAdditionalData, createHooks, createWorkflow, execute } from './workflow';
 
 export interface PollTickResult {
 	/** What the poll handed to `__emit` (one array per output), or null when it emitted nothing. */
@@ -48,7 +40,7 @@ export class ActivePoller {
 	}
 
 	async tick({ activation = false, pollBudgetMs }: { activation?: boolean; pollBudgetMs?: number } = {}): Promise<PollTickResult> {
-		const hooks = new ExecutionLifecycleHooks('trigger', 'poll-tick', workflowData(this.node));
+		const hooks = createHooks('trigger', this.node);
 		const additionalData = createAdditionalData(this.credentials, hooks);
 		let emitted: INodeExecutionData[][] | null = null;
 		let error: Error | undefined;
@@ -81,21 +73,8 @@ export class ActivePoller {
 	 * so a test can check it leaves the active poller's static data alone.
 	 */
 	async fetchTestEvent(): Promise<{ items: INodeExecutionData[]; error?: Record<string, unknown> & { message?: string; description?: string } }> {
-		const hooks = new ExecutionLifecycleHooks('manual', 'test-event', workflowData(this.node));
-		const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
-		const runExecutionData = createRunExecutionData({
-			executionData: {
-				nodeExecutionStack: [{ node: this.node, data: { main: [[{ json: {} }]] }, source: null }],
-			},
-		});
-		const additionalData = createAdditionalData(this.credentials, hooks);
-		await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(this.workflow);
-		const run = await finished;
-		const taskData = run.data.resultData.runData[this.node.name]?.[0];
-		return {
-			items: taskData?.data?.main?.[0] ?? [],
-			error: (taskData?.error ?? run.data.resultData.error) as never,
-		};
+		const { items, error } = await execute({ workflow: this.workflow, node: this.node, credentials: this.credentials, main: [[{ json: {} }]] });
+		return { items, error: error as never };
 	}
 
 	/** The node's static data as n8n would save it (JSON, without the change-tracking proxies). */
@@ -104,30 +83,7 @@ export class ActivePoller {
 	}
 
 	private async runEmitted(emitted: INodeExecutionData[][]): Promise<INodeExecutionData[]> {
-		const hooks = new ExecutionLifecycleHooks('trigger', 'poll-execution', workflowData(this.node));
-		const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
-		const runExecutionData = createRunExecutionData({
-			executionData: {
-				nodeExecutionStack: [{ node: this.node, data: { main: emitted }, source: null }],
-			},
-		});
-		const additionalData = createAdditionalData(this.credentials, hooks);
-		await new WorkflowExecute(additionalData, 'trigger', runExecutionData).processRunExecutionData(this.workflow);
-		const run = await finished;
-		return run.data.resultData.runData[this.node.name]?.[0]?.data?.main?.[0] ?? [];
+		const { items } = await execute({ workflow: this.workflow, node: this.node, mode: 'trigger', credentials: this.credentials, main: emitted });
+		return items;
 	}
-}
-
-function workflowData(node: INode) {
-	return {
-		id: 'test-workflow',
-		name: 'test',
-		active: true,
-		nodes: [node],
-		connections: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		isArchived: false,
-		activeVersionId: null,
-	} as never;
 }
