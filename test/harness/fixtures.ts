@@ -37,6 +37,19 @@ export const sampleRecords = [
 	serviceRecord({ id: 'srv-4', name: 'ci-runner', alias: 'Build box', status: 'active', vcores: 8, ram: 32, hd: 500 }),
 ];
 
+/** The simplified item of a record that has nothing but its id: every other field null. */
+export const ALL_NULL = (id_service: string) => ({
+	id_service,
+	name: null,
+	alias: null,
+	status: null,
+	os_id: null,
+	os_name: null,
+	vcores: null,
+	ram_gb: null,
+	hd_gb: null,
+});
+
 export const API_KEY = 'sk-test-4f9c2e7a1b3d5f60';
 export const BASE_URL = 'https://api.example.com';
 export const credentials = { apiKey: API_KEY, baseUrl: BASE_URL };

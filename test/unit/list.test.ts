@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { API_KEY, BASE_URL, credentials, sampleRecords, serviceRecord } from '../harness/fixtures';
+import { ALL_NULL, API_KEY, BASE_URL, credentials, sampleRecords, serviceRecord } from '../harness/fixtures';
 import { Services } from '../../nodes/Services/Services.node';
 import { createWorkflow, runNode, servicesNode } from '../harness/workflow';
 
@@ -48,17 +48,7 @@ describe('List services through the n8n engine', () => {
 		listing([{ id_service: 'bare' }, { id_service: 'partial', values: { values: { name: 'x', service: null } } }]);
 		const { items, error } = await runNode({ node: servicesNode({}), credentials });
 		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({
-			id_service: 'bare',
-			name: null,
-			alias: null,
-			status: null,
-			os_id: null,
-			os_name: null,
-			vcores: null,
-			ram_gb: null,
-			hd_gb: null,
-		});
+		expect(items[0].json).toEqual(ALL_NULL('bare'));
 		expect(items[1].json).toMatchObject({ id_service: 'partial', name: 'x', os_id: null, vcores: null });
 	});
 

@@ -4,7 +4,7 @@ import {
 	ServiceResponseError,
 	simplifyServiceRecord,
 } from '../../nodes/shared/serviceRecord';
-import { sampleRecords, serviceRecord } from '../harness/fixtures';
+import { ALL_NULL, sampleRecords, serviceRecord } from '../harness/fixtures';
 
 function errorOf(body: unknown): ServiceResponseError {
 	try {
@@ -165,16 +165,8 @@ describe('simplifyServiceRecord', () => {
 	});
 
 	test('missing or null parts become null', () => {
-		expect(simplifyServiceRecord({ id_service: 'x', values: { values: { service: { customize: { OS: null } } } } })).toEqual({
-			id_service: 'x',
-			name: null,
-			alias: null,
-			status: null,
-			os_id: null,
-			os_name: null,
-			vcores: null,
-			ram_gb: null,
-			hd_gb: null,
-		});
+		expect(simplifyServiceRecord({ id_service: 'x', values: { values: { service: { customize: { OS: null } } } } })).toEqual(
+			ALL_NULL('x'),
+		);
 	});
 });
