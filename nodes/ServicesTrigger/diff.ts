@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { DescribedError } from '../shared/errors';
 import type { ServiceFilters } from '../shared/filters';
 import { matchesServiceFilters } from '../shared/filters';
 import type { ServiceRecord, SimplifiedService } from '../shared/serviceRecord';
@@ -47,15 +48,7 @@ export interface DiffResult {
 }
 
 /** A problem with the input the user can fix or must know about; `description` says what to do. */
-export class TriggerInputError extends Error {
-	constructor(
-		message: string,
-		readonly description: string,
-	) {
-		super(message);
-		this.name = 'TriggerInputError';
-	}
-}
+export class TriggerInputError extends DescribedError {}
 
 /**
  * Compares `records` (the full, validated listing) with the `previous` snapshot.

@@ -1,17 +1,11 @@
+import { DescribedError } from './errors';
+
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
 export const API_VERSION_SEGMENT = 'v2026';
 export const SERVICES_PATH = `/${API_VERSION_SEGMENT}/services`;
 
 /** A base URL the node must not use; carries a user-facing fix in `description`. */
-export class BaseUrlError extends Error {
-	constructor(
-		message: string,
-		readonly description: string,
-	) {
-		super(message);
-		this.name = 'BaseUrlError';
-	}
-}
+export class BaseUrlError extends DescribedError {}
 
 const LOOPBACK_HOSTNAME = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 

@@ -7,6 +7,20 @@ export interface ErrorText {
 	description: string;
 }
 
+/**
+ * A failure the user can act on, raised by pure code (no n8n context there); `description` says how
+ * to fix it. The node code turns it into a NodeApiError or NodeOperationError with the item index.
+ */
+export class DescribedError extends Error implements ErrorText {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+		this.name = new.target.name;
+	}
+}
+
 const RETRY_HINT = 'Try again later, or turn on "Retry On Fail" in the node settings (with a wait of a few seconds).';
 
 export function describeHttpStatus(

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { DescribedError } from './errors';
+
 /**
  * The service record as the spec documents it. Every documented field is checked only when present
  * (the spec does not say which are required, except that a record is identified by `id_service`);
@@ -66,15 +68,7 @@ export interface SimplifiedService {
 }
 
 /** A listing the node cannot use; `message` and `description` are safe to show (types and keys, never values). */
-export class ServiceResponseError extends Error {
-	constructor(
-		message: string,
-		readonly description: string,
-	) {
-		super(message);
-		this.name = 'ServiceResponseError';
-	}
-}
+export class ServiceResponseError extends DescribedError {}
 
 const PROVIDER_HINT =
 	'The platform answered with data the node cannot use. If the platform changed its API, report it to the provider; ' +
@@ -150,11 +144,12 @@ function locateRecords(body: unknown): LocatedRecords {
 	);
 }
 
-/** Checks one record against the schema; returns the record itself so raw output stays byte-for-byte what the API sent. */
-export function validateServiceRecord(candidate: unknown, label: string): ServiceRecord {
-	// Fast path: a plain check of the documented fields, allocating nothing. zod only runs on records
-	// that fail it, to name the field; it costs ~10 us and lots of garbage per record (bench).
-	if (isValidServiceRecordFast(candidate)) return candidate as ServiceRecord;
+/**
+ * For a record the fast check refused: zod decides (it accepts a little more, e.g. objects with another
+ * prototype) and names the wrong field. zod on every record cost ~10 us and much garbage each (bench).
+ * Returns the record itself, so raw output stays what the API sent.
+ */
+function validateServiceRecord(candidate: unknown, label: string): ServiceRecord {
 	const result = serviceRecordSchema.safeParse(candidate);
 	if (result.success) return candidate as ServiceRecord;
 	const issue = result.error.issues[0];
