@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DescribedError } from '../shared/errors';
+import { clip } from '../shared/json';
 import type { ServiceFilters } from '../shared/filters';
 import { matchesServiceFilters } from '../shared/filters';
 import type { ServiceRecord, SimplifiedService } from '../shared/serviceRecord';
@@ -218,7 +219,7 @@ export function parseEvents(raw: unknown): ServiceEventName[] {
 
 function duplicateError(id: string): TriggerInputError {
 	return new TriggerInputError(
-		`The listing contains id_service "${id.length > 60 ? `${id.slice(0, 57)}...` : id}" more than once`,
+		`The listing contains id_service "${clip(id)}" more than once`,
 		'Each service must appear once; the trigger cannot tell which of the repeated records is current, so it stops instead of guessing. Report this to the platform provider.',
 	);
 }

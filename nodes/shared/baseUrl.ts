@@ -1,4 +1,5 @@
 import { DescribedError } from './errors';
+import { clip } from './json';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
 export const API_VERSION_SEGMENT = 'v2026';
@@ -69,8 +70,4 @@ function trimPath(pathname: string): string {
 		.replace(/\/+$/, '')
 		.replace(new RegExp(`/${API_VERSION_SEGMENT}(/services)?$`, 'i'), '')
 		.replace(/\/+$/, '');
-}
-
-function clip(text: string): string {
-	return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

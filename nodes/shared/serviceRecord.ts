@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { DescribedError } from './errors';
+import { clip, isJsonObject } from './json';
 
 /**
  * The service record as the spec documents it. Every documented field is checked only when present
@@ -115,18 +116,18 @@ function locateRecords(body: unknown): LocatedRecords {
 		labelOf: (i) => `#${i + 1} of ${items.length}${where}`,
 	});
 	if (Array.isArray(body)) return byPosition(body);
-	if (isPlainObject(body)) {
+	if (isJsonObject(body)) {
 		if ('id_service' in body) return byPosition([body]);
 		const keys = Object.keys(body);
 		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
 			return byPosition(body[keys[0]] as unknown[], ` in "${clip(keys[0])}"`);
 		}
 		const values = Object.values(body);
-		if (values.every((value) => isPlainObject(value) && 'id_service' in value)) {
+		if (values.every((value) => isJsonObject(value) && 'id_service' in value)) {
 			return { items: values, labelOf: (i) => `"${clip(keys[i])}" (#${i + 1} of ${keys.length})` };
 		}
 	}
-	const said = isPlainObject(body) && ('error' in body || 'errors' in body) ? platformMessageOf(body) : undefined;
+	const said = isJsonObject(body) && ('error' in body || 'errors' in body) ? platformMessageOf(body) : undefined;
 	if (said !== undefined) {
 		throw new ServiceResponseError(
 			'The platform answered with an error instead of the services',
@@ -154,7 +155,7 @@ function validateServiceRecord(candidate: unknown, label: string): ServiceRecord
 	if (result.success) return candidate as ServiceRecord;
 	const issue = result.error.issues[0];
 	const id =
-		isPlainObject(candidate) && typeof candidate.id_service === 'string'
+		isJsonObject(candidate) && typeof candidate.id_service === 'string'
 			? ` (id_service "${clip(candidate.id_service)}")`
 			: '';
 	const path = issue.path.length > 0 ? issue.path.join('.') : '(the record itself)';
@@ -174,11 +175,6 @@ function validateServiceRecord(candidate: unknown, label: string): ServiceRecord
 const isStringOrNullish = (value: unknown) => value === undefined || value === null || typeof value === 'string';
 const isIntegerOrNullish = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'number' && Number.isInteger(value));
-const isJsonObject = (value: unknown): value is Record<string, unknown> => {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-	const prototype = Object.getPrototypeOf(value);
-	return prototype === Object.prototype || prototype === null;
-};
 const isNullish = (value: unknown) => value === undefined || value === null;
 
 /**
@@ -230,15 +226,11 @@ export function simplifyServiceRecord(record: ServiceRecord): SimplifiedService 
 	};
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Names a JSON value's shape without its content: types, sizes and at most ten top-level keys. */
 export function describeShape(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `an array of ${value.length} item(s)`;
-	if (isPlainObject(value)) {
+	if (isJsonObject(value)) {
 		const keys = Object.keys(value);
 		if (keys.length === 0) return 'an empty object';
 		const listed = keys
@@ -260,7 +252,7 @@ function describeType(value: unknown): string {
 function describeValueAt(root: unknown, path: Array<string | number>): string {
 	let value: unknown = root;
 	for (const key of path) {
-		value = isPlainObject(value) || Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+		value = isJsonObject(value) || Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
 	}
 	if (value === undefined) return 'nothing (missing)';
 	if (typeof value === 'string') return `string "${clip(value, 40)}"`;
@@ -270,7 +262,7 @@ function describeValueAt(root: unknown, path: Array<string | number>): string {
 
 /** The human text of a JSON error body (`{ "error": ..., "message": "..." }` and the like), one line, clipped. */
 export function platformMessageOf(body: unknown): string | undefined {
-	if (!isPlainObject(body)) return undefined;
+	if (!isJsonObject(body)) return undefined;
 	for (const key of ['message', 'error_description', 'detail', 'error']) {
 		const value = body[key];
 		if (typeof value === 'string' && value.trim() !== '') return clip(value.replace(/\s+/g, ' ').trim(), 200);
@@ -279,9 +271,5 @@ export function platformMessageOf(body: unknown): string | undefined {
 }
 
 function looksPaginated(body: unknown): boolean {
-	return isPlainObject(body) && Object.values(body).some(Array.isArray);
-}
-
-function clip(text: string, max = 60): string {
-	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+	return isJsonObject(body) && Object.values(body).some(Array.isArray);
 }

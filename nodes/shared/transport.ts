@@ -18,7 +18,8 @@ import {
 	describeUnusableBody,
 	redactSecret,
 } from './errors';
-import { isPlainObject, platformMessageOf, ServiceResponseError } from './serviceRecord';
+import { isJsonObject } from './json';
+import { platformMessageOf, ServiceResponseError } from './serviceRecord';
 
 export const CREDENTIAL_TYPE = 'servicePlatformApi';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -218,5 +219,5 @@ function errorDetail(error: unknown): string | undefined {
 }
 
 function isPlainObjectOrError(value: unknown): boolean {
-	return value instanceof Error || isPlainObject(value);
+	return value instanceof Error || isJsonObject(value);
 }
