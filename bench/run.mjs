@@ -353,7 +353,8 @@ try {
 			const child = await runChild(['--expose-gc', measureScript, 'timing', ...serverArgs(server), '--size', String(TARGETS.size), '--runs', String(runsFor(TARGETS.size)), '--variants', 'raw,paged']);
 			paged = { runs: child.runs, raw: median(child.times.raw), paged: median(child.times.paged), paired: median(child.times.paged.map((ms, i) => ms / child.times.raw[i])) };
 		} catch (error) {
-			paged = { unavailable: `n/a: the node does not page (${String(error.message).split('\n').find((l) => /failed|expected/.test(l)) ?? error.message})` };
+			const reason = String(error.message).split('\n').find((l) => /List failed|expected \d+ items/.test(l)) ?? 'the paged run failed';
+			paged = { unavailable: `n/a: the node does not page (${reason.replace(/^Error: /, '').trim()})` };
 		}
 	}
 	if (nodesBaseDir) {
