@@ -1,0 +1,108 @@
+// Locates (and once installs) the headless browser the `browser` e2e group and `npm run screenshots`
+// drive: Debian's `chromium` package, through apt, as root. Nothing is downloaded from anywhere else:
+// playwright-core (npm) only talks CDP to this binary via `executablePath`.
+//
+//   CHROMIUM_PATH=<binary>   use this browser instead of looking for one
+//
+// The install prints apt's progress with a heartbeat, as scripts/lib/n8n-runtime.mjs does for n8n.
+
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const log = (...a) => console.log('[chromium]', ...a);
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium'];
+
+/** The browser binary if present, else null. */
+export function findChromium() {
+	const fromEnv = process.env.CHROMIUM_PATH;
+	if (fromEnv) {
+		if (!fs.existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist; unset it or point it at a Chromium binary.`);
+		return fromEnv;
+	}
+	return CANDIDATES.find((p) => fs.existsSync(p)) ?? null;
+}
+
+/** "Chromium 150.0.7871.100 ..." of a binary (a quick `--version`). */
+export function chromiumVersion(bin) {
+	const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 20_000 });
+	return (r.stdout || r.stderr || '').trim() || 'unknown version';
+}
+
+/** Runs a command with its output streamed (prefixed) and a heartbeat every 15 s. */
+function runStreamed(cmd, args, label) {
+	const started = Date.now();
+	log(`$ ${cmd} ${args.join(' ')}`);
+	return new Promise((resolve, reject) => {
+		const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+		const tail = [];
+		const pipe = (stream) => {
+			let buf = '';
+			stream.on('data', (d) => {
+				buf += d.toString();
+				let i;
+				while ((i = buf.indexOf('\n')) >= 0) {
+					const line = buf.slice(0, i).trimEnd();
+					buf = buf.slice(i + 1);
+					if (!line.trim()) continue;
+					tail.push(line);
+					if (tail.length > 30) tail.shift();
+					console.log(`  [${label}] ${line}`);
+				}
+			});
+		};
+		pipe(child.stdout);
+		pipe(child.stderr);
+		const hb = setInterval(() => {
+			console.log(`  [${label}] ... ${Math.round((Date.now() - started) / 1000)} s elapsed (one-time step)`);
+		}, 15_000);
+		child.on('error', (e) => {
+			clearInterval(hb);
+			reject(e);
+		});
+		child.on('close', (code, signal) => {
+			clearInterval(hb);
+			const s = ((Date.now() - started) / 1000).toFixed(1);
+			if (code === 0) {
+				log(`  done in ${s} s`);
+				resolve();
+			} else reject(new Error(`${cmd} ${args.join(' ')} failed (${signal || `exit ${code}`}) after ${s} s:\n${tail.slice(-15).join('\n')}`));
+		});
+	});
+}
+
+let installing = null;
+
+/**
+ * The Chromium binary, installing Debian's `chromium` package first when it is missing.
+ * Throws a message that says what to do when it cannot install (not root, no apt).
+ */
+export async function ensureChromium() {
+	const found = findChromium();
+	if (found) return { bin: found, version: chromiumVersion(found), installed: false };
+	installing ??= (async () => {
+		const manual = 'Install it yourself (Debian/Ubuntu: `sudo apt-get update && sudo apt-get install -y chromium`) or set CHROMIUM_PATH to a Chromium/Chrome binary.';
+		if (process.platform !== 'linux' || !fs.existsSync('/usr/bin/apt-get')) {
+			throw new Error(`Chromium is not installed and this machine has no apt-get to install Debian's chromium package. ${manual}`);
+		}
+		if (process.getuid?.() !== 0) {
+			throw new Error(`Chromium is not installed and installing Debian's chromium package needs root (this runs as uid ${process.getuid?.()}). ${manual}`);
+		}
+		const started = Date.now();
+		log('='.repeat(78));
+		log("Installing Debian's chromium package (one-time step, about 1-2 minutes; later runs reuse it)");
+		log('='.repeat(78));
+		await runStreamed('apt-get', ['update'], 'apt-get update');
+		await runStreamed('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], 'apt-get install chromium');
+		const bin = findChromium();
+		if (!bin) throw new Error(`apt-get installed chromium but none of ${CANDIDATES.join(', ')} exists. ${manual}`);
+		log(`${chromiumVersion(bin)} installed in ${((Date.now() - started) / 1000).toFixed(1)} s at ${bin}`);
+		return { bin, version: chromiumVersion(bin), installed: true };
+	})();
+	return installing;
+}
+
+// CLI: `node scripts/lib/chromium.mjs` installs/locates the browser.
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const r = await ensureChromium();
+	log(`${r.version} at ${r.bin}`);
+}
