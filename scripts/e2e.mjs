@@ -7,7 +7,7 @@
 //   env: E2E_N8N=2,1   E2E_ONLY=<regex>   N8N_RUNTIME_CACHE=<dir>   KEEP_TMP=1 (keep n8n folders)
 //
 // --only selects groups by name: list, shape, error, http, server, types, credential, trigger,
-// editor, zod, secret.
+// editor, zod, secret, browser (the real editor in headless Chromium: e2e/browser.mjs).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +18,10 @@ import { REPO_DIR, buildAndPack } from './lib/n8n-instance.mjs';
 import { loadMock } from './lib/mock.mjs';
 import { Suite } from '../e2e/harness.mjs';
 import { runLineSuite } from '../e2e/suite.mjs';
+import { runBrowserGroup } from '../e2e/browser.mjs';
+
+// The groups runLineSuite selects from; `browser` runs on its own n8n (e2e/browser.mjs).
+const LINE_SUITE_GROUPS = ['list', 'example', 'cli', 'shape', 'error', 'http', 'server', 'types', 'credential', 'trigger', 'editor', 'zod', 'secret'];
 
 function args() {
 	const a = process.argv.slice(2);
@@ -77,7 +81,16 @@ await runMain(async () => {
 				throw new Error('not run: package or mock unavailable');
 			});
 		} else {
-			await runLineSuite(t, { line, tarball: packed.tarball, startMockApi: mockModule.startMockApi, outDir, only: opts.only });
+			if (!opts.only || LINE_SUITE_GROUPS.some((g) => opts.only.test(g))) {
+				await runLineSuite(t, { line, tarball: packed.tarball, startMockApi: mockModule.startMockApi, outDir, only: opts.only });
+			}
+			if (!opts.only || opts.only.test('browser')) {
+				// Its own suite: a failed setup of the CLI/REST phases does not block it, nor it them.
+				const b = new Suite(`browser, n8n ${version}`);
+				suites.push(b);
+				await runBrowserGroup(b, { line, tarball: packed.tarball, startMockApi: mockModule.startMockApi, outDir });
+				console.log(`=== browser, n8n ${version}: ${b.passed} passed, ${b.failed} failed`);
+			}
 		}
 		durations[version] = Math.round((Date.now() - t0) / 1000);
 		console.log(`=== n8n ${version}: ${t.passed} passed, ${t.failed} failed in ${durations[version]} s`);
