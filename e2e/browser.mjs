@@ -200,9 +200,10 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await dialog.waitFor({ state: 'hidden' });
 	});
 
-	const outputPanel = ndv.getByTestId('output-panel');
+	let simplifiedRun;
 	await named(`run from the panel: the table shows one row per mock service (${serviceCount})`, async () => {
 		const rows = await executeAndReadTable(page, ndv);
+		simplifiedRun = rows;
 		assert.equal(rows.count, serviceCount, `rows in the output table (headers: ${rows.headers.join(', ')})`);
 		assert.ok(rows.headers.includes('id_service') && rows.headers.includes('status'), `simplified columns (headers: ${rows.headers.join(', ')})`);
 		assert.ok(!rows.headers.includes('values'), 'no raw nested record while Simplify is on');
@@ -212,10 +213,9 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	await named('run from the panel with Simplify off: the table shows the nested record', async () => {
 		await ndv.getByTestId('parameter-input-simplify').locator('.el-switch').click();
 		assert.equal(await switchOn(ndv, 'simplify'), false);
-		const rows = await executeAndReadTable(page, ndv);
+		const rows = await executeAndReadTable(page, ndv, simplifiedRun);
 		assert.equal(rows.count, serviceCount);
 		assert.ok(rows.headers.includes('values'), `the raw record's nested "values" column (headers: ${rows.headers.join(', ')})`);
-		void outputPanel;
 		await closePanel(page);
 	});
 
@@ -281,8 +281,12 @@ async function switchOn(scope, name) {
 	return (await scope.getByTestId(`parameter-input-${name}`).locator('input[role=switch]').getAttribute('aria-checked')) === 'true';
 }
 
-/** Clicks the panel's execute button, waits for the run to finish and reads the output table. */
-async function executeAndReadTable(page, ndv) {
+/**
+ * Clicks the panel's execute button, waits for the run to finish and reads the output table.
+ * `previous` (an earlier result of this function in the same panel): the earlier run's table stays
+ * on screen until the new one arrives, so wait (bounded) for the columns to change first.
+ */
+async function executeAndReadTable(page, ndv, previous) {
 	const out = ndv.getByTestId('output-panel');
 	await ndv.getByTestId('node-execute-button').click();
 	// Wait for a finished run: an item count or an error in the output panel.
@@ -293,9 +297,16 @@ async function executeAndReadTable(page, ndv) {
 	if (await table.count()) await table.click();
 	const grid = out.locator('table').first();
 	await grid.waitFor();
-	const headers = (await grid.locator('thead th').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
-	const count = await grid.locator('tbody tr').count();
-	return { headers, count };
+	const read = async () => ({
+		headers: (await grid.locator('thead th').allInnerTexts()).map((s) => s.trim()).filter(Boolean),
+		count: await grid.locator('tbody tr').count(),
+	});
+	let result = await read();
+	for (const until = Date.now() + 15_000; previous && `${result.headers}` === `${previous.headers}` && Date.now() < until; ) {
+		await page.waitForTimeout(250);
+		result = await read();
+	}
+	return result;
 }
 
 function slug(s) {

@@ -59,12 +59,12 @@ await runMain(async () => {
 		return buildAndPack({ skipBuild: opts.skipBuild });
 	});
 	if (packed?.files?.length) {
-		await pkgSuite.test('tarball holds every file package.json "n8n" lists, and no tests or sources', async () => {
+		await pkgSuite.test('tarball holds every file package.json "n8n" lists, and no tests, sources or docs', async () => {
 			const pkg = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8'));
 			const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 			const missing = listed.filter((f) => !packed.files.includes(f));
 			if (missing.length) throw new Error(`missing from the tarball: ${missing.join(', ')}`);
-			const unwanted = packed.files.filter((f) => /(^|\/)(test|e2e|mock|scripts)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
+			const unwanted = packed.files.filter((f) => /(^|\/)(test|e2e|mock|scripts|docs)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
 			if (unwanted.length) throw new Error(`should not be published: ${unwanted.join(', ')}`);
 		});
 	}
