@@ -22,7 +22,7 @@ const MOCK_COUNT = 7; // small enough that the output table shows every row with
 const WRONG_KEY = 'browser-WRONG-key-5d1e9c20';
 const REMOTE_PLAIN_HTTP = 'http://api.example.com';
 const N8N1_REJECTED_TEXT = 'Authorization failed - please check your credentials';
-const VIEWPORT = { width: 1280, height: 800 };
+const VIEWPORT = { width: 1440, height: 900 };
 const STEP_TIMEOUT_MS = 20_000;
 /** The README's pictures, as `runBrowserSteps` writes them when given `shots`. */
 export const SCREENSHOTS = ['node-creator.png', 'node-panel.png', 'credential-dialog.png', 'output-table.png', 'trigger-event.png'];
@@ -86,6 +86,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	const serviceCount = mock.getServices().length;
 	const shot = async (locator, file) => {
 		if (!shots) return;
+		// n8n's toasts ("Node executed successfully", ...) would cover the output: leave them out.
+		await page.locator('.el-notification').evaluateAll((toasts) => toasts.forEach((n) => n.remove()));
 		await page.waitForTimeout(300); // let transitions end
 		await locator.screenshot({ path: path.join(shots, file), animations: 'disabled' });
 	};
@@ -169,11 +171,10 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		// From the panel with a close button, a credential whose test passes is saved and the dialog
 		// closes at once: reopen it with the pencil. The "Back to canvas" panel keeps it open.
 		const success = dialog.getByTestId('credentials-config-container-test-success');
-		await success.or(ndv.getByTestId('credential-edit-button')).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-		if (!(await success.isVisible())) {
-			await dialog.waitFor({ state: 'hidden' });
-			await ndv.getByTestId('credential-edit-button').click();
+		for (const until = Date.now() + STEP_TIMEOUT_MS; !(await success.isVisible()) && (await dialog.isVisible()) && Date.now() < until; ) {
+			await page.waitForTimeout(200);
 		}
+		if (!(await dialog.isVisible())) await ndv.getByTestId('credential-edit-button').click();
 		await success.waitFor({ timeout: STEP_TIMEOUT_MS });
 		assert.match(await dialog.getByTestId('credentials-config-container-test-success').innerText(), /Connection tested successfully/);
 	});
