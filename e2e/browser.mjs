@@ -5,7 +5,7 @@
 // through the real sign-in form. Each step of issue 11 is one named assertion; a failing step saves
 // a screenshot and the page's HTML under .tmp/ and names both in its failure line.
 //
-// The same walk, with `shots`, writes the README's pictures (scripts/screenshots.mjs).
+// The same walk, with `shots`, writes the README's pictures (e2e/screenshots.mjs).
 // Selectors and editor behaviour verified on 2.41.1: /work/shared/notes/editor.md.
 
 import assert from 'node:assert/strict';

@@ -4,13 +4,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-export const PACKAGE_NAME = 'n8n-nodes-service-platform';
-export const NODE_TYPE = `${PACKAGE_NAME}.services`;
-export const TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
-export const CREDENTIAL_TYPE = 'servicePlatformApi';
-export const EXAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples');
+import { CREDENTIAL_TYPE, NODE_TYPE, REPO_DIR, TRIGGER_TYPE } from '../scripts/lib/n8n-instance.mjs';
+
+export { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_TYPE };
+export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');
 
 export const TRIGGER_NAME = "When clicking 'Execute workflow'";
 export const SERVICES_NAME = 'List Services';
@@ -64,6 +62,14 @@ export function listWorkflow(key, { params = {}, cred, onError, name } = {}) {
 	};
 	if (onError) services.onError = onError;
 	return workflow(key, name ?? `list ${key}`, [manualTrigger(), services]);
+}
+
+/**
+ * Manual Trigger -> Services Get. `serviceId` is what the parameter holds: a resource locator
+ * ({ __rl: true, mode: 'id' | 'list', value }) or a plain string (as an expression or an AI tool gives it).
+ */
+export function getWorkflow(key, { serviceId, params = {}, cred, onError }) {
+	return listWorkflow(key, { cred, onError, name: `get ${key}`, params: { operation: 'get', serviceId, ...params } });
 }
 
 /** Manual Trigger -> HTTP Request with the package's credential as "Predefined Credential Type". */

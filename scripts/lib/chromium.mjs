@@ -6,8 +6,10 @@
 //
 // The install prints apt's progress with a heartbeat, as scripts/lib/n8n-runtime.mjs does for n8n.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+
+import { run } from './process.mjs';
 
 const log = (...a) => console.log('[chromium]', ...a);
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium'];
@@ -28,46 +30,22 @@ export function chromiumVersion(bin) {
 	return (r.stdout || r.stderr || '').trim() || 'unknown version';
 }
 
-/** Runs a command with its output streamed (prefixed) and a heartbeat every 15 s. */
-function runStreamed(cmd, args, label) {
+/** Runs apt-get with its output streamed (prefixed) and a heartbeat every 15 s. */
+async function aptGet(args, label) {
 	const started = Date.now();
-	log(`$ ${cmd} ${args.join(' ')}`);
-	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-		const tail = [];
-		const pipe = (stream) => {
-			let buf = '';
-			stream.on('data', (d) => {
-				buf += d.toString();
-				let i;
-				while ((i = buf.indexOf('\n')) >= 0) {
-					const line = buf.slice(0, i).trimEnd();
-					buf = buf.slice(i + 1);
-					if (!line.trim()) continue;
-					tail.push(line);
-					if (tail.length > 30) tail.shift();
-					console.log(`  [${label}] ${line}`);
-				}
-			});
-		};
-		pipe(child.stdout);
-		pipe(child.stderr);
-		const hb = setInterval(() => {
-			console.log(`  [${label}] ... ${Math.round((Date.now() - started) / 1000)} s elapsed (one-time step)`);
-		}, 15_000);
-		child.on('error', (e) => {
-			clearInterval(hb);
-			reject(e);
-		});
-		child.on('close', (code, signal) => {
-			clearInterval(hb);
-			const s = ((Date.now() - started) / 1000).toFixed(1);
-			if (code === 0) {
-				log(`  done in ${s} s`);
-				resolve();
-			} else reject(new Error(`${cmd} ${args.join(' ')} failed (${signal || `exit ${code}`}) after ${s} s:\n${tail.slice(-15).join('\n')}`));
-		});
-	});
+	log(`$ apt-get ${args.join(' ')}`);
+	const tail = [];
+	const onLine = (line) => {
+		if (!line.trim()) return;
+		tail.push(line);
+		if (tail.length > 30) tail.shift();
+		console.log(`  [${label}] ${line.trimEnd()}`);
+	};
+	const hb = setInterval(() => console.log(`  [${label}] ... ${Math.round((Date.now() - started) / 1000)} s elapsed (one-time step)`), 15_000);
+	const r = await run('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, onLine, label: `apt-get ${args[0]}` }).finally(() => clearInterval(hb));
+	const s = ((Date.now() - started) / 1000).toFixed(1);
+	if (r.code !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${r.signal || `exit ${r.code}`}) after ${s} s:\n${tail.slice(-15).join('\n')}`);
+	log(`  done in ${s} s`);
 }
 
 let installing = null;
@@ -91,8 +69,8 @@ export async function ensureChromium() {
 		log('='.repeat(78));
 		log("Installing Debian's chromium package (one-time step, about 1-2 minutes; later runs reuse it)");
 		log('='.repeat(78));
-		await runStreamed('apt-get', ['update'], 'apt-get update');
-		await runStreamed('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], 'apt-get install chromium');
+		await aptGet(['update'], 'apt-get update');
+		await aptGet(['install', '-y', '--no-install-recommends', 'chromium'], 'apt-get install chromium');
 		const bin = findChromium();
 		if (!bin) throw new Error(`apt-get installed chromium but none of ${CANDIDATES.join(', ')} exists. ${manual}`);
 		log(`${chromiumVersion(bin)} installed in ${((Date.now() - started) / 1000).toFixed(1)} s at ${bin}`);

@@ -4,16 +4,16 @@
 // creator, the node panel, the credential dialog with its plain-http notice, the output table and a
 // trigger test event. Each picture is one element of a 1440x900 page at scale 1, checked < 300 KB.
 //
-//   node scripts/screenshots.mjs [--skip-build]
+//   node e2e/screenshots.mjs [--skip-build]
 
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { runMain } from './lib/cleanup.mjs';
-import { REPO_DIR, buildAndPack } from './lib/n8n-instance.mjs';
-import { loadMock } from './lib/mock.mjs';
-import { Suite } from '../e2e/harness.mjs';
-import { SCREENSHOTS, runBrowserGroup } from '../e2e/browser.mjs';
+import { runMain } from '../scripts/lib/cleanup.mjs';
+import { startMockApi } from '../scripts/lib/mock.mjs';
+import { REPO_DIR, buildAndPack } from '../scripts/lib/n8n-instance.mjs';
+import { SCREENSHOTS, runBrowserGroup } from './browser.mjs';
+import { Suite } from './harness.mjs';
 
 const MAX_BYTES = 300 * 1024;
 
@@ -23,7 +23,6 @@ await runMain(async () => {
 	fs.mkdirSync(outDir, { recursive: true });
 	const shotsDir = fs.mkdtempSync(path.join(outDir, 'screenshots-'));
 	const t = new Suite('screenshots');
-	const { startMockApi } = await loadMock();
 	const packed = await buildAndPack({ skipBuild: process.argv.includes('--skip-build') });
 	await runBrowserGroup(t, { line: 2, tarball: packed.tarball, startMockApi, outDir, shots: shotsDir });
 	// Only a complete, green walk replaces the committed pictures.
