@@ -64,15 +64,17 @@ export async function startEditorN8n({ line, tarball, log = console.log }) {
  */
 export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, texts, line, shots }) {
 	const timings = {};
-	let alive = true; // a failed step leaves the editor in an unknown state: later steps that need it are marked not run
-	const named = async (name, fn, { needs = true } = {}) => {
+	// A step that failed on anything but an assertion (a missing element, a timeout) leaves the
+	// editor in an unknown state: the later steps are then reported as not run.
+	let alive = true;
+	const named = async (name, fn) => {
 		const t = Date.now();
 		const r = await step(name, async () => {
-			if (needs && !alive) throw Object.assign(new Error(), { stack: 'not run: an earlier browser step failed' });
+			if (!alive) throw Object.assign(new Error(), { stack: 'not run: an earlier browser step failed' });
 			try {
 				return await fn();
 			} catch (e) {
-				alive = false;
+				if (!(e instanceof assert.AssertionError)) alive = false;
 				const saved = await saveArtifacts(page, artifactsDir, `browser-n8n${line}-${slug(name)}`);
 				const what = String(e?.message ?? e).split('\n').filter((l) => !/^\s*(Call log:|-)/.test(l) && !l.includes('\u001b')).join('\n').trim();
 				const msg = `step "${name}" failed: ${what}\n  page saved: ${saved.join(', ')}`;
@@ -168,8 +170,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await dialog.getByTestId('parameter-input-baseUrl').locator('input').fill(mock.url);
 		await dialog.getByText(texts.notice).first().waitFor({ state: 'detached' });
 		await dialogWindow.getByTestId('credential-save-button').click();
-		// From the panel with a close button, a credential whose test passes is saved and the dialog
-		// closes at once: reopen it with the pencil. The "Back to canvas" panel keeps it open.
+		// From 2.x's panel, a credential whose test passes is saved and the dialog closes at once:
+		// reopen it with the pencil. 1.x keeps it open.
 		const success = dialog.getByTestId('credentials-config-container-test-success');
 		for (const until = Date.now() + STEP_TIMEOUT_MS; !(await success.isVisible()) && (await dialog.isVisible()) && Date.now() < until; ) {
 			await page.waitForTimeout(200);
@@ -237,8 +239,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	return { timings };
 }
 
-// n8n 2.x has two node panel layouts (a header with a close button, or "Back to canvas" with a
-// credential select); which one opens varies, so the steps accept both.
+// The node panel of n8n 2.x has a close button and a "Connect" button for a missing credential;
+// 1.x's has "Back to canvas" and a credential select. The steps accept both.
 async function closePanel(page) {
 	const ndv = page.getByTestId('ndv');
 	await ndv.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).first().click();

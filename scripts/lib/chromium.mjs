@@ -67,7 +67,7 @@ export async function ensureChromium() {
 		}
 		const started = Date.now();
 		log('='.repeat(78));
-		log("Installing Debian's chromium package (one-time step, about 1-2 minutes; later runs reuse it)");
+		log("Installing Debian's chromium package (one-time step, about 15-60 s; later runs reuse it)");
 		log('='.repeat(78));
 		await aptGet(['update'], 'apt-get update');
 		await aptGet(['install', '-y', '--no-install-recommends', 'chromium'], 'apt-get install chromium');
