@@ -106,6 +106,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await page.goto(`${inst.baseUrl}/workflow/new`);
 		await openCreatorSearch(page, 'Services');
 		const entry = creatorEntry(page, 'Services');
+		const navId = await entry.getAttribute('data-keyboard-nav-id');
+		assert.ok(navId?.startsWith(`${PACKAGE_NAME}.services`), `the "Services" entry is this package's node (${navId})`);
 		await assertIconLoads(entry, 'Services entry');
 		// n8n folds a package's trigger into its regular node's entry: opening it lists the trigger's
 		// events and the node's action, each with the icon.
@@ -363,13 +365,20 @@ export async function runBrowserGroup(t, { line, tarball, startMockApi, outDir, 
 			return b;
 		});
 		if (!br) return null;
-		const texts = credentialTexts(inst.packageDir);
+		const texts = await t.setup("the notice and 401 texts of the installed package's credential", () => credentialTexts(inst.packageDir));
+		if (!texts) return null;
 		const context = await br.browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
 		context.setDefaultTimeout(STEP_TIMEOUT_MS);
 		const page = await context.newPage();
 		const { timings } = await runBrowserSteps({ step: (name, fn) => t.test(name, fn), inst, mock, page, artifactsDir: outDir, texts, line, shots });
 		const secs = Object.entries(timings).map(([k, ms]) => `${(ms / 1000).toFixed(1)} s  ${k}`);
 		console.log(`    browser step times (n8n ${inst.runtime.version}):\n${secs.map((s) => `      ${s}`).join('\n')}`);
+		await br.close();
+		await inst.stop();
+		await t.test('neither API key typed in the browser appears in n8n output, logs or any file n8n wrote', async () => {
+			const hits = [...inst.findSecret(mock.apiKey).map((h) => `mock key in ${h}`), ...inst.findSecret(WRONG_KEY).map((h) => `wrong key in ${h}`)];
+			assert.deepEqual(hits, []);
+		});
 		console.log(`    browser group total ${((Date.now() - started) / 1000).toFixed(1)} s`);
 		return { timings, seconds: (Date.now() - started) / 1000 };
 	} finally {
