@@ -95,7 +95,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	};
 
 	await named('sign in through the sign-in form', async () => {
-		await page.goto(`${inst.baseUrl}/signin`);
+		// Straight on to a new workflow after signing in: one load of the editor instead of two.
+		await page.goto(`${inst.baseUrl}/signin?redirect=${encodeURIComponent('/workflow/new')}`);
 		await page.locator('input[type=email]').fill(inst.owner.email);
 		await page.locator('input[type=password]').fill(inst.owner.password);
 		await page.keyboard.press('Enter');
@@ -103,7 +104,7 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	});
 
 	await named('node creator: searching "Services" lists Services (with Services Trigger folded in) and the package icon loads', async () => {
-		await page.goto(`${inst.baseUrl}/workflow/new`);
+		if (!new URL(page.url()).pathname.startsWith('/workflow/')) await page.goto(`${inst.baseUrl}/workflow/new`);
 		await openCreatorSearch(page, 'Services');
 		const entry = creatorEntry(page, 'Services');
 		const navId = await entry.getAttribute('data-keyboard-nav-id');
@@ -225,10 +226,15 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	});
 
 	await named('Services Trigger: "Fetch Test Event" shows one event item', async () => {
-		await page.goto(`${inst.baseUrl}/workflow/new`);
+		// Added to the same workflow: no second load of the editor.
 		await openCreatorSearch(page, 'Services');
 		await creatorEntry(page, 'Services').click();
-		await page.locator(`[data-keyboard-nav-id^="${PACKAGE_NAME}.servicesTrigger"]`).first().click();
+		// With nodes on the canvas n8n opens the entry on its actions, the triggers folded.
+		const triggersCategory = page.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Triggers/ });
+		await triggersCategory.waitFor();
+		const trigger = page.locator(`[data-keyboard-nav-id^="${PACKAGE_NAME}.servicesTrigger"]`).first();
+		if (!(await trigger.isVisible())) await triggersCategory.click();
+		await trigger.click();
 		await ndv.getByTestId('node-parameters').waitFor();
 		// The only credential of its type is preselected on a new node.
 		await ndv.getByTestId('node-credentials-select').or(ndv.getByTestId('credential-edit-button')).first().waitFor();
@@ -259,7 +265,8 @@ async function openNewCredential(ndv) {
 }
 
 async function openCreatorSearch(page, text) {
-	await page.getByTestId('canvas-plus-button').click();
+	// The big "+" of an empty canvas, or the node creator's "+" once the canvas has nodes.
+	await page.getByTestId('canvas-plus-button').or(page.getByTestId('node-creator-plus-button')).first().click();
 	const search = page.getByTestId('node-creator-search-bar');
 	await search.fill(text);
 	// The list from before the search can satisfy a first wait: wait for the searched entry itself.
