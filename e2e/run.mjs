@@ -18,6 +18,7 @@ import { REPO_DIR, buildAndPack } from '../scripts/lib/n8n-instance.mjs';
 import { tarballProblems } from '../scripts/lib/package-checks.mjs';
 import { Suite } from './harness.mjs';
 import { LINE_GROUPS, runLineSuite } from './suite.mjs';
+import { runBrowserGroup } from './browser.mjs';
 
 /**
  * The e2e suites. Each runs once per n8n line it supports (`lines`, of those --n8n asks for), as a
@@ -28,6 +29,8 @@ import { LINE_GROUPS, runLineSuite } from './suite.mjs';
 const SUITES = [
 	// One n8n per line (CLI, then `n8n start`): most groups share it to pay n8n's start-up once.
 	{ name: 'line', label: (version) => `n8n ${version}`, groups: LINE_GROUPS, lines: [2, 1], run: runLineSuite },
+	// The real editor in headless Chromium, on its own n8n (Community Nodes install).
+	{ name: 'browser', label: (version) => `browser, n8n ${version}`, groups: [], lines: [2, 1], run: runBrowserGroup },
 ];
 
 const selected = (suite, only) => !only || only.test(suite.name) || suite.groups.some((g) => only.test(g));
@@ -67,7 +70,7 @@ await runMain(async () => {
 		return buildAndPack({ skipBuild: opts.skipBuild });
 	});
 	if (packed?.files?.length) {
-		await pkgSuite.test('tarball holds every file package.json "n8n" lists, and no tests or sources', async () => {
+		await pkgSuite.test('tarball holds every file package.json "n8n" lists, and no tests, sources or docs', async () => {
 			const problems = tarballProblems(packed.files);
 			if (problems.length) throw new Error(problems.join('\n'));
 		});

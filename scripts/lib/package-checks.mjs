@@ -18,7 +18,7 @@ export function tarballProblems(files, pkg = readPackageJson()) {
 	const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 	const missing = listed.filter((f) => !files.includes(f));
 	if (missing.length) problems.push(`missing from the tarball: ${missing.join(', ')}`);
-	const unwanted = files.filter((f) => /(^|\/)(test|e2e|mock|scripts|bench|demo|dev)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
+	const unwanted = files.filter((f) => /(^|\/)(test|e2e|mock|scripts|bench|demo|dev|docs)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
 	if (unwanted.length) problems.push(`should not be published: ${unwanted.join(', ')}`);
 	return problems;
 }
