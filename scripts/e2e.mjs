@@ -7,7 +7,7 @@
 //   env: E2E_N8N=2,1   E2E_ONLY=<regex>   N8N_RUNTIME_CACHE=<dir>   KEEP_TMP=1 (keep n8n folders)
 //
 // --only selects groups by name: list, shape, error, http, server, types, credential, trigger,
-// editor, zod, secret.
+// editor, zod, secret, queue (n8n 2.x in queue mode: Redis, Postgres, a main and two workers).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { REPO_DIR, buildAndPack } from './lib/n8n-instance.mjs';
 import { loadMock } from './lib/mock.mjs';
 import { Suite } from '../e2e/harness.mjs';
 import { runLineSuite } from '../e2e/suite.mjs';
+import { runQueueSuite } from '../e2e/queue.mjs';
 
 function args() {
 	const a = process.argv.slice(2);
@@ -81,6 +82,16 @@ await runMain(async () => {
 		}
 		durations[version] = Math.round((Date.now() - t0) / 1000);
 		console.log(`=== n8n ${version}: ${t.passed} passed, ${t.failed} failed in ${durations[version]} s`);
+	}
+
+	if (opts.lines.includes(2) && (!opts.only || opts.only.test('queue'))) {
+		const q = new Suite('queue mode');
+		suites.push(q);
+		console.log(`\n=== n8n ${N8N_LINES[2].version} queue mode ${'='.repeat(49)}`);
+		const t0 = Date.now();
+		if (packed && mockModule) await runQueueSuite(q, { tarball: packed.tarball, startMockApi: mockModule.startMockApi, outDir });
+		durations.queue = Math.round((Date.now() - t0) / 1000);
+		console.log(`=== queue mode: ${q.passed} passed, ${q.failed} failed in ${durations.queue} s`);
 	}
 
 	const passed = suites.reduce((a, s) => a + s.passed, 0);
