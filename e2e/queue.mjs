@@ -270,6 +270,35 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		report.restart = { mainRestartS: main.startMs / 1000 };
 	});
 
+	// ---- durable poll scheduling and cursors -----------------------------------------------------------
+	await t.test(`durable poll scheduling + cursors on (${Object.keys(DURABLE_POLLING_ENV).join(', ')}): the state moves into poller_state, and the same poll run twice over the same listing emits its events once`, async () => {
+		assert.ok(trig.seen === 2, 'the restart case did not pass');
+		const svc = mock.trigger.getServices();
+		const created = structuredClone(svc[0]);
+		created.id_service = 'srv-queue-002';
+		created.values.values.name = 'queue-created-02';
+		mock.trigger.setServices([...svc, created]);
+		log('    restarting the main with durable poll scheduling and cursors on ...');
+		await cluster.restartMain({ extraEnv: DURABLE_POLLING_ENV });
+		log(`    main back in ${(main.startMs / 1000).toFixed(1)} s; waiting for the first scheduled poll ...`);
+		const execs = await waitUntil('an execution under the scheduler', async () => {
+			const e = await main.executions(trig.wf.id);
+			return e.length > trig.seen ? e : null;
+		}, { timeoutMs: 100_000, everyMs: 1000 });
+		const done = await main.waitForExecution(execs[0].id);
+		assert.equal(done.status, 'success');
+		assert.deepEqual(byEvent(nodeItems(done.result, 'Service Changes')), [['created', created.id_service]], 'the changes since the stored state, no new baseline');
+		const cursor = cluster.pg.query(`select "cursor" from poller_state where "workflowId" = '${trig.wf.id}'`);
+		assert.ok(cursor.includes(created.id_service), `poller_state holds the trigger state with the new service: ${cursor.slice(0, 200)}`);
+		// The next occurrence polls the same listing again: nothing to emit.
+		const polls = mock.trigger.requests.length;
+		log('    waiting for the next scheduled poll over the same listing ...');
+		await waitUntil('the next scheduled poll', () => mock.trigger.requests.length > polls, { timeoutMs: 75_000, everyMs: 500 });
+		await sleep(3000);
+		assert.equal((await main.executions(trig.wf.id)).length, trig.seen + 1, 'the repeated poll emitted again');
+		report.durablePolling = { settings: DURABLE_POLLING_ENV, cursorTable: 'poller_state', repeatedPollEmitted: 0 };
+	});
+
 	// ---- the key in no log --------------------------------------------------------------------------------
 	await t.test('neither API key appears in any log of main, workers, Redis or Postgres', async () => {
 		const keys = [BAD_KEY, mock.list.apiKey, mock.slow.apiKey, mock.trigger.apiKey];
@@ -282,6 +311,5 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 	fs.mkdirSync(outDir, { recursive: true });
 	fs.writeFileSync(path.join(outDir, 'queue-report.json'), JSON.stringify(report, null, 2));
 	for (const m of Object.values(mock)) await m.close();
-	void DURABLE_POLLING_ENV;
 	return report;
 }
