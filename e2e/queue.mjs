@@ -12,14 +12,13 @@
 // Durable poll scheduling / cursors are checked last, on a main restarted with them on.
 
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
-import { startQueueCluster, DURABLE_POLLING_ENV } from '../scripts/lib/queue-cluster.mjs';
+import { startQueueCluster, webhookListWorkflow, DURABLE_POLLING_ENV } from '../scripts/lib/queue-cluster.mjs';
 import { nodeItems, workflowError } from '../scripts/lib/n8n-instance.mjs';
-import { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_TYPE, credentialRef, simplify, triggerWorkflow } from './workflows.mjs';
+import { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_TYPE, simplify, triggerWorkflow } from './workflows.mjs';
 
 const BURST = 40;
 const KILL_BATCH = 16;
@@ -27,34 +26,6 @@ const MSG_401 = /rejected the API key.*401/i;
 const BAD_KEY = 'queue-WRONG-key-5e1b7c2d9a04f863';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const byEvent = (items) => items.map((i) => [i.event, i.id_service]).sort((a, b) => `${a}`.localeCompare(`${b}`));
-
-/** Webhook (GET /webhook/<path>) -> Services: List (all, simplified). */
-export function webhookListWorkflow(name, { path: hookPath, cred, responseMode = 'lastNode' }) {
-	const hook = {
-		parameters: { path: hookPath, responseMode, responseData: 'allEntries', options: {} },
-		id: crypto.randomUUID(),
-		webhookId: crypto.randomUUID(),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-	};
-	const list = {
-		parameters: { resource: 'service', operation: 'list', returnAll: true },
-		id: crypto.randomUUID(),
-		name: 'List Services',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [220, 0],
-		credentials: credentialRef(cred),
-	};
-	return {
-		name,
-		nodes: [hook, list],
-		connections: { Webhook: { main: [[{ node: 'List Services', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
 
 /** Which worker logged the start of each execution id: { id: [worker labels] }. */
 function whoRan(cluster) {

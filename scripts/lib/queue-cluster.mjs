@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { onCleanup } from './cleanup.mjs';
-import { N8nInstance, freePort, makeTempDir, tail } from './n8n-instance.mjs';
+import { CREDENTIAL_TYPE, N8nInstance, NODE_TYPE, freePort, makeTempDir, tail } from './n8n-instance.mjs';
 import { ensureDebianPackages, startPostgres, startRedis } from './services.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -143,6 +143,13 @@ export async function startQueueCluster({ runtime, tarball, workers = 2, concurr
 			await main.login();
 			return main.startMs;
 		},
+		/** Stops workers, main, Postgres and Redis (clean-up would do it at exit too). */
+		async stop() {
+			await Promise.all(ws.map((w) => w.stop()));
+			await main.stop();
+			await pg.stop();
+			await redis.stop();
+		},
 		/** name -> text of every log of every process (main, workers, Redis, Postgres). */
 		logs() {
 			const out = { main: main.allOutput() };
@@ -150,5 +157,33 @@ export async function startQueueCluster({ runtime, tarball, workers = 2, concurr
 			for (const f of [...redis.logFiles, ...pg.logFiles]) out[path.basename(path.dirname(f)) + '/' + path.basename(f)] = fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '';
 			return out;
 		},
+	};
+}
+
+/** Webhook (GET /webhook/<path>) -> Services: List (all, simplified). */
+export function webhookListWorkflow(name, { path: hookPath, cred, responseMode = 'lastNode' }) {
+	const hook = {
+		parameters: { path: hookPath, responseMode, responseData: 'allEntries', options: {} },
+		id: crypto.randomUUID(),
+		webhookId: crypto.randomUUID(),
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+	};
+	const list = {
+		parameters: { resource: 'service', operation: 'list', returnAll: true },
+		id: crypto.randomUUID(),
+		name: 'List Services',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [220, 0],
+		credentials: { [CREDENTIAL_TYPE]: { id: cred.id, name: cred.name } },
+	};
+	return {
+		name,
+		nodes: [hook, list],
+		connections: { Webhook: { main: [[{ node: 'List Services', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
 	};
 }
