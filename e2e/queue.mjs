@@ -220,11 +220,8 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		const changed = svc[1];
 		changed.values.values.status = changed.values.values.status === 'suspended' ? 'active' : 'suspended';
 		const removed = svc.splice(2, 1)[0];
-		log('    restarting the main ...');
-		await main.stop();
-		mock.trigger.setServices(svc);
-		await main.start({ port: main.port, timeoutMs: 180_000 });
-		await main.login();
+		log('    restarting the main (the platform changes while it is down) ...');
+		await cluster.restartMain({ whileStopped: () => mock.trigger.setServices(svc) });
 		log(`    main back in ${(main.startMs / 1000).toFixed(1)} s; waiting for its poll ...`);
 		const execs = await waitUntil('an execution after the restart', async () => {
 			const e = await main.executions(trig.wf.id);
@@ -248,9 +245,8 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		const created = structuredClone(svc[0]);
 		created.id_service = 'srv-queue-002';
 		created.values.values.name = 'queue-created-02';
-		mock.trigger.setServices([...svc, created]);
-		log('    restarting the main with durable poll scheduling and cursors on ...');
-		await cluster.restartMain({ extraEnv: DURABLE_POLLING_ENV });
+		log('    restarting the main with durable poll scheduling and cursors on (a service is created meanwhile) ...');
+		await cluster.restartMain({ extraEnv: DURABLE_POLLING_ENV, whileStopped: () => mock.trigger.setServices([...svc, created]) });
 		log(`    main back in ${(main.startMs / 1000).toFixed(1)} s; waiting for the first scheduled poll ...`);
 		const execs = await waitUntil('an execution under the scheduler', async () => {
 			const e = await main.executions(trig.wf.id);

@@ -135,9 +135,13 @@ export async function startQueueCluster({ runtime, tarball, workers = 2, concurr
 		main,
 		workers: ws,
 		encryptionKey,
-		/** Stops the main and starts it again on the same port, optionally with extra settings. */
-		async restartMain({ extraEnv: more = {} } = {}) {
+		/**
+		 * Stops the main, runs `whileStopped` (e.g. change the platform), starts it again on the same
+		 * port, optionally with extra settings, and logs in again.
+		 */
+		async restartMain({ extraEnv: more = {}, whileStopped } = {}) {
 			await main.stop();
+			await whileStopped?.();
 			Object.assign(main.env, more);
 			await main.start({ port: main.port, timeoutMs: 180_000 });
 			await main.login();
