@@ -1,6 +1,6 @@
 'use strict';
 // Runs the built Services node (dist/) through n8n-core's real WorkflowExecute with the tests'
-// engine (test/harness/engine.cjs), so the benchmark measures the compiled package as n8n loads it
+// engine (scripts/lib/engine.cjs), so the benchmark measures the compiled package as n8n loads it
 // (no ts-jest, no TypeScript at run time).
 //
 // Set N8N_USER_FOLDER / N8N_LOG_LEVEL before requiring this file (see bench/measure.mjs).
@@ -8,7 +8,7 @@
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const { createEngine } = require(path.join(root, 'test/harness/engine.cjs'));
+const { createEngine } = require('../scripts/lib/engine.cjs');
 const { Services } = require(path.join(root, 'dist/nodes/Services/Services.node.js'));
 const { ServicePlatformApi } = require(path.join(root, 'dist/credentials/ServicePlatformApi.credentials.js'));
 

@@ -1,4 +1,4 @@
-// Child process of scripts/bench.mjs (run with --expose-gc). Measures one listing size in a fresh
+// Child process of bench/run.mjs (run with --expose-gc). Measures one listing size in a fresh
 // process and prints one JSON line on stdout.
 //
 //   node --expose-gc bench/measure.mjs timing  --url U --small-url S --key K --size N --runs R [--variants a,b]

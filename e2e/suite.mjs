@@ -39,6 +39,9 @@ const SIMPLIFIED_KEYS = ['id_service', 'name', 'alias', 'status', 'os_id', 'os_n
 const MSG_401 = /rejected the API key.*401/i;
 const TRIGGER_BAD_KEY = 'e2e-WRONG-trigger-key-0001';
 
+/** The groups --only selects in this suite (each `want(...)` below names one). */
+export const LINE_GROUPS = ['list', 'example', 'cli', 'error', 'shape', 'http', 'credential', 'trigger', 'editor', 'zod'];
+
 /**
  * @param {import('./harness.mjs').Suite} t
  * @param {{ line: 1|2, tarball: string, startMockApi: Function, outDir: string, only?: RegExp }} o
@@ -440,7 +443,7 @@ async function editorInstallTests(t, { runtime, tarball, creds, mock, outDir, li
 			return i;
 		});
 		if (!inst) continue;
-		const info = inspectEditorInstall(inst, runtime);
+		const info = await inspectEditorInstall(inst, runtime);
 		report.modes[mode] = info;
 		console.log(`    next to the package in ~/.n8n/nodes/node_modules: ${info.installedTopLevel.length ? `${info.installedTopLevel.length} packages (${info.installedTopLevel.slice(0, 8).join(', ')}${info.installedTopLevel.length > 8 ? ', ...' : ''})` : '(nothing)'}`);
 		for (const [spec, where] of Object.entries(info.resolution)) console.log(`    require('${spec}') -> ${where}`);

@@ -4,13 +4,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-export const PACKAGE_NAME = 'n8n-nodes-service-platform';
-export const NODE_TYPE = `${PACKAGE_NAME}.services`;
-export const TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
-export const CREDENTIAL_TYPE = 'servicePlatformApi';
-export const EXAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples');
+import { CREDENTIAL_TYPE, NODE_TYPE, REPO_DIR, TRIGGER_TYPE } from '../scripts/lib/n8n-instance.mjs';
+
+export { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_TYPE };
+export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');
 
 export const TRIGGER_NAME = "When clicking 'Execute workflow'";
 export const SERVICES_NAME = 'List Services';

@@ -10,10 +10,11 @@
 // NODE_PATH = module.paths of its own load-nodes-and-credentials.js, so bare imports of a package
 // fall back to n8n's own node_modules.
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
+
+import { run } from '../scripts/lib/process.mjs';
 
 function findFile(root, rel) {
 	for (const r of rel) {
@@ -110,7 +111,7 @@ export function n8nNodePath(runtime) {
  * n8n (package's own node_modules, then ancestors, then NODE_PATH = n8n's tree), using the Node
  * binary n8n runs on. Also lists what else npm put into ~/.n8n/nodes/node_modules.
  */
-export function inspectEditorInstall(inst, runtime) {
+export async function inspectEditorInstall(inst, runtime) {
 	const packageDir = inst.packageDir;
 	const specs = requiredModules(packageDir);
 	const nodeModules = path.join(inst.nodesDir, 'node_modules');
@@ -142,10 +143,7 @@ export function inspectEditorInstall(inst, runtime) {
 			} catch (e) { out[spec] = 'NOT RESOLVED: ' + e.code + ' ' + e.message.split('\\n')[0]; }
 		}
 		console.log(JSON.stringify(out));`;
-	const r = spawnSync(runtime.nodeBin, ['-e', script], {
-		env: { ...process.env, NODE_PATH: n8nNodePath(runtime) },
-		encoding: 'utf8',
-	});
+	const r = await run(runtime.nodeBin, ['-e', script], { env: { ...process.env, NODE_PATH: n8nNodePath(runtime) } });
 	let resolution = {};
 	try {
 		resolution = JSON.parse(r.stdout.trim().split('\n').pop());

@@ -2,25 +2,23 @@
 // Runs the lint step of @n8n/scan-community-package (the check n8n applies before verifying a
 // community package) on the source folder and on the extracted `npm pack` tarball. Its CLI only
 // takes a published package name, so the exported analyzer is called directly.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-const work = mkdtempSync(join(tmpdir(), 'scan-package-'));
-const run = (command, args, cwd = root) => execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+import { runMain } from './lib/cleanup.mjs';
+import { REPO_DIR, buildAndPack } from './lib/n8n-instance.mjs';
+import { makeTempDir, run } from './lib/process.mjs';
 
-try {
-	run('npm', ['run', '--silent', 'build']);
-	const [{ filename }] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work]));
-	run('tar', ['-xzf', join(work, filename), '-C', work]);
+await runMain(async () => {
+	const { tarball } = await buildAndPack();
+	const work = makeTempDir('scan-package-');
+	const untar = await run('tar', ['-xzf', tarball, '-C', work]);
+	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
 
 	let failed = 0;
 	for (const [label, dir, patterns] of [
-		['source', root, SOURCE_FILE_PATTERNS],
+		['source', REPO_DIR, SOURCE_FILE_PATTERNS],
 		['packed tarball', join(work, 'package'), undefined],
 	]) {
 		const result = await analyzePackage(dir, patterns);
@@ -31,7 +29,5 @@ try {
 			console.log(`scan (${label}): FAILED: ${result.message}\n${result.details ?? ''}`);
 		}
 	}
-	process.exitCode = failed === 0 ? 0 : 1;
-} finally {
-	rmSync(work, { recursive: true, force: true });
-}
+	return failed === 0 ? 0 : 1;
+});

@@ -3,9 +3,10 @@
 // "N passed, N failed". Unit tests count per jest test, the real-n8n suite per assertion, and
 // typecheck, lint and the package scan count one each. SKIP_E2E=1 leaves out the real-n8n suite
 // (it installs n8n on first use, see README); CI never sets it.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { run as runProcess } from './lib/process.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const tmp = join(root, '.tmp');
@@ -14,23 +15,21 @@ mkdirSync(tmp, { recursive: true });
 const totals = { passed: 0, failed: 0 };
 const lines = [];
 
-function run(label, command, args, env = {}) {
-	const started = Date.now();
+async function run(label, command, args) {
 	console.log(`\n=== ${label} ===`);
-	const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-	const seconds = ((Date.now() - started) / 1000).toFixed(1);
-	return { ok: result.status === 0, seconds };
+	const result = await runProcess(command, args, { cwd: root, env: process.env, stdio: 'inherit', label });
+	return { ok: result.code === 0, seconds: (result.ms / 1000).toFixed(1) };
 }
 
-function check(label, command, args) {
-	const { ok, seconds } = run(label, command, args);
+async function check(label, command, args) {
+	const { ok, seconds } = await run(label, command, args);
 	totals[ok ? 'passed' : 'failed']++;
 	lines.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds} s)`);
 }
 
-function suite(label, command, args, summaryFile, readCounts) {
+async function suite(label, command, args, summaryFile, readCounts) {
 	rmSync(summaryFile, { force: true });
-	const { ok, seconds } = run(label, command, args);
+	const { ok, seconds } = await run(label, command, args);
 	const counts = existsSync(summaryFile) ? readCounts(JSON.parse(readFileSync(summaryFile, 'utf8'))) : undefined;
 	if (!counts) {
 		totals.failed++;
@@ -44,12 +43,12 @@ function suite(label, command, args, summaryFile, readCounts) {
 	lines.push(`${failed === 0 ? 'ok  ' : 'FAIL'} ${label}: ${counts.passed} passed, ${failed} failed (${seconds} s)`);
 }
 
-check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-check('lint', 'npx', ['eslint', '.']);
-check('package scan (n8n scanner lint, source and tarball)', 'node', ['scripts/scan-package.mjs']);
+await check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+await check('lint', 'npx', ['eslint', '.']);
+await check('package scan (n8n scanner lint, source and tarball)', 'node', ['scripts/scan-package.mjs']);
 
 const jestSummary = join(tmp, 'jest-summary.json');
-suite('unit and engine tests (jest)', 'npx', ['jest', '--ci', '--json', `--outputFile=${jestSummary}`], jestSummary, (json) => ({
+await suite('unit and engine tests (jest)', 'npx', ['jest', '--ci', '--json', `--outputFile=${jestSummary}`], jestSummary, (json) => ({
 	passed: json.numPassedTests,
 	failed: json.numFailedTests + json.numRuntimeErrorTestSuites,
 }));
@@ -58,7 +57,7 @@ if (process.env.SKIP_E2E === '1') {
 	lines.push('skip real-n8n end-to-end suite (SKIP_E2E=1)');
 } else {
 	const e2eSummary = join(tmp, 'e2e-summary.json');
-	suite('real n8n end-to-end suite', 'node', ['scripts/e2e.mjs'], e2eSummary, (json) => ({
+	await suite('real n8n end-to-end suite', 'node', ['e2e/run.mjs'], e2eSummary, (json) => ({
 		passed: json.passed,
 		failed: json.failed,
 	}));

@@ -3,15 +3,14 @@
 // node types, workflows). Everything started here is stopped and removed by scripts/lib/cleanup.mjs
 // on exit, failure and Ctrl-C. Node standard library only.
 
-import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onCleanup } from './cleanup.mjs';
+import { childEnv, freePort, makeTempDir, run, runNpm, startProcess } from './process.mjs';
 
 export const REPO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-service-platform';
@@ -21,104 +20,20 @@ export const CREDENTIAL_TYPE = 'servicePlatformApi';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A free TCP port on 127.0.0.1 (the OS picks; closed again before use). */
-export function freePort() {
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.unref();
-		srv.on('error', reject);
-		srv.listen({ host: '127.0.0.1', port: 0 }, () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
-		});
-	});
-}
-
-/** A temp directory removed on clean-up. */
-export function makeTempDir(prefix) {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-	const rm = () => fs.rmSync(dir, { recursive: true, force: true });
-	if (!process.env.KEEP_TMP) onCleanup(`remove ${dir}`, async () => rm(), rm);
-	return dir;
-}
-
-/** Environment for child processes: without what an outer `npm run` exported about this repo. */
-export function cleanEnv(extra = {}) {
-	const env = {};
-	for (const [k, v] of Object.entries(process.env)) {
-		const lk = k.toLowerCase();
-		// What an outer `npm run` says about this repo, and any n8n/DB settings of the caller's shell.
-		if (lk.startsWith('npm_package_') || lk.startsWith('npm_lifecycle_') || lk.startsWith('n8n_') || lk.startsWith('db_')) continue;
-		if (['npm_config_local_prefix', 'npm_config_prefix', 'npm_command', 'npm_execpath', 'npm_node_execpath', 'init_cwd'].includes(lk)) continue;
-		env[k] = v;
-	}
-	return { ...env, ...extra };
-}
-
-/** Runs a command, collects output; rejects on spawn error only. */
-export function run(cmd, args, { cwd, env, timeoutMs = 0, echo = false, input } = {}) {
-	return new Promise((resolve, reject) => {
-		const started = Date.now();
-		const child = spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-		const killGroup = (sig) => {
-			try {
-				process.kill(-child.pid, sig);
-			} catch {}
-		};
-		const un = onCleanup(`${path.basename(cmd)} ${args[0] ?? ''}`, async () => killGroup('SIGKILL'), () => killGroup('SIGKILL'));
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (d) => {
-			stdout += d;
-			if (echo) process.stdout.write(d);
-		});
-		child.stderr.on('data', (d) => {
-			stderr += d;
-			if (echo) process.stderr.write(d);
-		});
-		if (input !== undefined) child.stdin.end(input);
-		else child.stdin.end();
-		let timedOut = false;
-		const timer = timeoutMs
-			? setTimeout(() => {
-					timedOut = true;
-					killGroup('SIGKILL');
-				}, timeoutMs)
-			: null;
-		child.on('error', (e) => {
-			un();
-			if (timer) clearTimeout(timer);
-			reject(e);
-		});
-		child.on('close', (code, signal) => {
-			un();
-			if (timer) clearTimeout(timer);
-			// The task runner (same group) may outlive n8n for a moment; make sure it is gone.
-			killGroup('SIGKILL');
-			resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
-		});
-	});
-}
-
-function npmCli() {
-	const execpath = process.env.npm_execpath;
-	if (execpath && /npm-cli\.js$/.test(execpath) && fs.existsSync(execpath)) return [process.execPath, [execpath]];
-	return ['npm', []];
-}
+// Kept importable from here: the e2e groups and demos built before process.mjs existed import them so.
+export { freePort, makeTempDir, run };
 
 /** npm run build, then npm pack into a temp dir; returns the tarball path. */
 export async function buildAndPack({ skipBuild = false, log = console.log } = {}) {
-	const [npm, pre] = npmCli();
-	const env = cleanEnv();
 	if (!skipBuild) {
 		const t = Date.now();
 		log('Building the package (npm run build) ...');
-		const r = await run(npm, [...pre, 'run', 'build'], { cwd: REPO_DIR, env });
+		const r = await runNpm(['run', 'build'], { cwd: REPO_DIR });
 		if (r.code !== 0) throw new Error(`npm run build failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
 		log(`  built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 	}
 	const dir = makeTempDir('sp-pack-');
-	const r = await run(npm, [...pre, 'pack', '--json', '--pack-destination', dir], { cwd: REPO_DIR, env });
+	const r = await runNpm(['pack', '--json', '--pack-destination', dir], { cwd: REPO_DIR });
 	if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}):\n${r.stderr}`);
 	const info = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
 	const tarball = path.join(dir, info[0].filename);
@@ -193,7 +108,7 @@ export class N8nInstance {
 		inst.nodesDir = path.join(inst.n8nDir, 'nodes');
 		fs.mkdirSync(inst.nodesDir, { recursive: true });
 		inst.brokerPort = await freePort();
-		inst.env = cleanEnv({
+		inst.env = childEnv({
 			PATH: `${runtime.binDir}${path.delimiter}${process.env.PATH}`,
 			HOME: inst.userFolder, // nothing of the real user's ~/.n8n or ~/.npmrc auth leaks in or out
 			N8N_USER_FOLDER: inst.userFolder,
@@ -247,8 +162,8 @@ export class N8nInstance {
 			const dest = this.packageDir;
 			fs.rmSync(dest, { recursive: true, force: true });
 			fs.mkdirSync(dest, { recursive: true });
-			const r = spawnSync('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], { encoding: 'utf8' });
-			if (r.status !== 0) throw new Error(`tar failed: ${r.stderr}`);
+			const r = await run('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1']);
+			if (r.code !== 0) throw new Error(`tar failed: ${r.stderr}`);
 			const pkgJsonPath = path.join(this.nodesDir, 'package.json');
 			const version = JSON.parse(fs.readFileSync(path.join(dest, 'package.json'), 'utf8')).version;
 			fs.writeFileSync(pkgJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }, null, 2));
@@ -274,8 +189,8 @@ export class N8nInstance {
 			const dest = this.packageDir;
 			fs.rmSync(dest, { recursive: true, force: true });
 			fs.mkdirSync(dest, { recursive: true });
-			const t = spawnSync('tar', ['-xzf', tarballName, '-C', dest, '--strip-components=1'], { cwd: this.nodesDir, encoding: 'utf8' });
-			if (t.status !== 0) throw new Error(`tar failed: ${t.stderr}`);
+			const t = await run('tar', ['-xzf', tarballName, '-C', dest, '--strip-components=1'], { cwd: this.nodesDir });
+			if (t.code !== 0) throw new Error(`tar failed: ${t.stderr}`);
 			const pj = path.join(dest, 'package.json');
 			const { devDependencies, peerDependencies, optionalDependencies, ...packageJson } = JSON.parse(fs.readFileSync(pj, 'utf8'));
 			void devDependencies, peerDependencies, optionalDependencies;
@@ -356,7 +271,7 @@ export class N8nInstance {
 		this.baseUrl = `http://127.0.0.1:${this.port}`;
 		const env = { ...this.env, N8N_PORT: String(this.port), N8N_EDITOR_BASE_URL: `${this.baseUrl}/`, WEBHOOK_URL: `${this.baseUrl}/` };
 		const started = Date.now();
-		const child = spawn(this.runtime.nodeBin, [this.runtime.n8nBin, 'start'], { cwd: this.root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const { child, exit, killGroup } = startProcess(this.runtime.nodeBin, [this.runtime.n8nBin, 'start'], { cwd: this.root, env, label: `${this.label} server` });
 		this.server = child;
 		this.serverLog = '';
 		const append = (d) => {
@@ -366,17 +281,13 @@ export class N8nInstance {
 		child.stdout.on('data', append);
 		child.stderr.on('data', append);
 		let exited = null;
-		child.on('close', (code, signal) => {
-			exited = { code, signal };
-		});
-		const killGroup = (sig) => {
-			try {
-				process.kill(-child.pid, sig);
-			} catch {}
-		};
-		this.unregisterServer = onCleanup(`${this.label} server`, () => this.stop(), () => killGroup('SIGKILL'));
+		this.serverExit = exit.then(
+			(e) => (exited = e),
+			(error) => (exited = { code: null, signal: null, error }),
+		);
+		// Graceful stop first (stop() below); the process group is killed on clean-up in any case.
+		this.unregisterServer = onCleanup(`${this.label} server (graceful)`, () => this.stop());
 		this.killGroup = killGroup;
-		this.serverExit = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
 		for (;;) {
 			if (exited) throw new Error(`${this.label}: n8n start exited (${exited.signal ?? exited.code}) before it was ready:\n${tail(this.serverLog, 40)}`);
 			if (Date.now() - started > timeoutMs) throw new Error(`${this.label}: not ready after ${timeoutMs / 1000} s:\n${tail(this.serverLog, 40)}`);

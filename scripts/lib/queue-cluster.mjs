@@ -5,12 +5,11 @@
 // scripts/lib/cleanup.mjs. Settings: /work/shared/notes/queue-mode.md (copied into README
 // "Running at scale").
 
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { onCleanup } from './cleanup.mjs';
-import { CREDENTIAL_TYPE, N8nInstance, NODE_TYPE, freePort, makeTempDir, tail } from './n8n-instance.mjs';
+import { CREDENTIAL_TYPE, N8nInstance, NODE_TYPE, tail } from './n8n-instance.mjs';
+import { freePort, makeTempDir, startProcess } from './process.mjs';
 import { ensureDebianPackages, startPostgres, startRedis } from './services.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -61,15 +60,16 @@ class Worker {
 		const { runtime } = this.inst;
 		const env = { ...this.inst.env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
 		const started = Date.now();
-		const child = spawn(runtime.nodeBin, [runtime.n8nBin, 'worker', `--concurrency=${this.concurrency}`], { cwd: this.inst.root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const { child, exit, killGroup } = startProcess(runtime.nodeBin, [runtime.n8nBin, 'worker', `--concurrency=${this.concurrency}`], { cwd: this.inst.root, env, label: this.label });
+		child.stdin.end();
 		this.child = child;
+		this.killGroup = killGroup;
 		const append = (d) => {
 			this.log += d;
 		};
 		child.stdout.on('data', append);
 		child.stderr.on('data', append);
-		this.exited = new Promise((resolve) => child.on('close', (code, signal) => resolve((this.exit = { code, signal }))));
-		this.unregister = onCleanup(`${this.label}`, () => this.stop(), () => this.kill('SIGKILL'));
+		this.exited = exit.then((r) => (this.exit = r));
 		for (;;) {
 			if (this.exit) throw new Error(`${this.label} exited (${this.exit.signal ?? this.exit.code}) before it was ready:\n${tail(this.log, 30)}`);
 			if (Date.now() - started > timeoutMs) throw new Error(`${this.label}: not ready after ${timeoutMs / 1000} s:\n${tail(this.log, 30)}`);
@@ -86,13 +86,10 @@ class Worker {
 
 	/** Signals the whole process group (the worker and its task runner). */
 	kill(sig) {
-		try {
-			if (this.child) process.kill(-this.child.pid, sig);
-		} catch {}
+		this.killGroup?.(sig);
 	}
 
 	async stop() {
-		this.unregister?.();
 		if (!this.child || this.exit) return;
 		this.kill('SIGTERM');
 		if (!(await Promise.race([this.exited, sleep(15_000).then(() => null)]))) this.kill('SIGKILL');

@@ -5,12 +5,11 @@
 // Facts behind this (verified): /work/shared/notes/queue-mode.md. As root, initdb and postgres must
 // run as the `postgres` user, on a data directory it owns.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { onCleanup } from './cleanup.mjs';
-import { freePort, makeTempDir } from './n8n-instance.mjs';
+import { freePort, makeTempDir, run, startProcess } from './process.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PG_MAJOR = 15;
@@ -45,44 +44,33 @@ export async function ensureDebianPackages({ log = console.log } = {}) {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
 		const t = Date.now();
-		const code = await new Promise((resolve, reject) => {
-			// Progress goes straight to the terminal: apt prints a line per step.
-			const child = spawn('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
-			child.on('error', reject);
-			child.on('close', resolve);
-		});
+		// Progress goes straight to the terminal: apt prints a line per step.
+		const { code } = await run('apt-get', args, { env, stdio: 'inherit', label: `apt-get ${args[0]}` });
 		if (code !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${code}); run as root: ${command}`);
 		log(`  apt-get ${args[0]}: ${((Date.now() - t) / 1000).toFixed(0)} s`);
 	}
-	// Debian's package starts system services; this setup runs its own instances only.
-	for (const svc of ['redis-server', 'postgresql']) spawnSync('sh', ['-c', `command -v service >/dev/null && service ${svc} stop`], { stdio: 'ignore' });
 	if (!which('redis-server') || !postgresBinDir()) throw new Error(`apt-get finished but ${missing.join(' / ')} is still missing`);
 	return { installed: missing };
 }
 
 /**
- * A long-running child in its own process group: output appended to `logFile`, stopped with
- * `stopSignal` (then SIGKILL) on clean-up. Returns { child, stop, exited }.
+ * A long-running child (scripts/lib/process.mjs startProcess: own process group, killed on
+ * clean-up), output appended to `logFile`; stop() sends `stopSignal`, then SIGKILL after 10 s.
  */
 function startDaemon(label, cmd, args, { logFile, stopSignal = 'SIGTERM', cwd } = {}) {
-	const out = fs.openSync(logFile, 'a');
-	const child = spawn(cmd, args, { cwd, stdio: ['ignore', out, out], detached: true });
-	fs.closeSync(out);
+	const { child, exit: exited, killGroup } = startProcess(cmd, args, { cwd, env: process.env, label });
+	child.stdin.end();
+	const out = fs.createWriteStream(logFile, { flags: 'a' });
+	child.stdout.pipe(out, { end: false });
+	child.stderr.pipe(out, { end: false });
 	let exit = null;
-	const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve((exit = { code, signal }))));
-	child.on('error', () => {});
-	const killGroup = (sig) => {
-		try {
-			process.kill(-child.pid, sig);
-		} catch {}
-	};
+	exited.then((r) => (exit = r), () => (exit = { code: 'spawn error' }));
 	const stop = async () => {
 		if (exit) return;
 		killGroup(stopSignal);
-		if (!(await Promise.race([exited, sleep(10_000).then(() => null)]))) killGroup('SIGKILL');
+		if (!(await Promise.race([exited.catch(() => true), sleep(10_000).then(() => null)]))) killGroup('SIGKILL');
 	};
-	const un = onCleanup(`stop ${label}`, stop, () => killGroup('SIGKILL'));
-	return { child, exited, stop: async () => (un(), stop()), get exit() { return exit; } };
+	return { stop, get exit() { return exit; } };
 }
 
 async function waitFor(label, probe, { timeoutMs, daemon, logFile }) {

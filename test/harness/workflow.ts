@@ -2,15 +2,15 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
 import { Services } from '../../nodes/Services/Services.node';
-import type { NodeRunResult } from './engine.cjs';
-import { createEngine } from './engine.cjs';
+import type { NodeRunResult } from '../../scripts/lib/engine.cjs';
+import { createEngine } from '../../scripts/lib/engine.cjs';
 
 export type { NodeRunResult };
 
 export const PACKAGE_NAME = 'n8n-nodes-service-platform';
 export const SERVICES_NODE_TYPE = `${PACKAGE_NAME}.services`;
 
-/** The package's TypeScript sources in n8n's real engine (test/harness/engine.cjs). */
+/** The package's TypeScript sources in n8n's real engine (scripts/lib/engine.cjs). */
 const engine = createEngine({
 	nodeTypes: { [SERVICES_NODE_TYPE]: new Services() },
 	credentialTypes: { servicePlatformApi: new ServicePlatformApi() },

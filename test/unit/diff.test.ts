@@ -23,7 +23,7 @@ import {
 	writeSnapshot,
 } from '../../nodes/ServicesTrigger/state';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateServices } = require('../../mock/data.cjs') as {
+const { generateServices } = require('../../scripts/lib/mock-api/data.cjs') as {
 	generateServices: (count: number, seed: number) => ServiceRecord[];
 };
 

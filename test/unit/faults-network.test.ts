@@ -19,7 +19,7 @@ import tls from 'node:tls';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { generateServices } from '../../mock/server.cjs';
+import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
 import { runNode, servicesNode } from '../harness/workflow';

@@ -12,7 +12,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
-import { generateServices } from '../../mock/server.cjs';
+import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
 import { extractServiceRecords } from '../../nodes/shared/serviceRecord';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';

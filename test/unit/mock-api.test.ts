@@ -1,5 +1,5 @@
 /**
- * The embedded mock platform API (mock/server.cjs): auth, shapes, faults, admin endpoints, data.
+ * The embedded mock platform API (scripts/lib/mock-api/server.cjs): auth, shapes, faults, admin endpoints, data.
  * Real HTTP on 127.0.0.1 free ports; no nock here.
  */
 import { spawn } from 'node:child_process';
@@ -12,7 +12,7 @@ import {
   startMockApi,
   type MockApi,
   type MockServiceRecord,
-} from '../../mock/server.cjs';
+} from '../../scripts/lib/mock-api/server.cjs';
 
 const repoRoot = join(__dirname, '..', '..');
 
@@ -519,9 +519,9 @@ describe('mock platform API', () => {
 });
 
 describe('ESM entry and CLI', () => {
-  it('mock/server.mjs exports the same API to ESM scripts', async () => {
+  it('scripts/lib/mock.mjs exports the same API to ESM scripts', async () => {
     const code =
-      "import { startMockApi, generateServices } from './mock/server.mjs';" +
+      "import { startMockApi, generateServices } from './scripts/lib/mock.mjs';" +
       "const m = await startMockApi({ count: 3, apiKey: 'esm-key' });" +
       "const r = await fetch(m.servicesUrl, { headers: { authorization: 'Bearer esm-key' } });" +
       'console.log(JSON.stringify({ status: r.status, n: (await r.json()).length, g: generateServices(2).length }));' +
@@ -536,10 +536,10 @@ describe('ESM entry and CLI', () => {
     expect(JSON.parse(out)).toEqual({ status: 200, n: 3, g: 2 });
   });
 
-  it('scripts/mock-api.mjs serves, prints its URL and key, and stops cleanly on SIGTERM', async () => {
+  it('mock/cli.mjs serves, prints its URL and key, and stops cleanly on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      ['scripts/mock-api.mjs', '--json', '--quiet', '--count', '4', '--shape', 'envelope', '--port', '0'],
+      ['mock/cli.mjs', '--json', '--quiet', '--count', '4', '--shape', 'envelope', '--port', '0'],
       { cwd: repoRoot, env: { ...process.env, MOCK_API_KEY: 'cli-key' } },
     );
     try {
@@ -561,10 +561,10 @@ describe('ESM entry and CLI', () => {
     }
   });
 
-  it('scripts/mock-api.mjs --help prints usage and bad flags exit 2', async () => {
+  it('mock/cli.mjs --help prints usage and bad flags exit 2', async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ['scripts/mock-api.mjs', ...args], { cwd: repoRoot });
+        const child = spawn(process.execPath, ['mock/cli.mjs', ...args], { cwd: repoRoot });
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c));
         child.stderr.on('data', (c: Buffer) => (out += c));

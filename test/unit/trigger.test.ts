@@ -15,7 +15,7 @@ import { ActivePoller } from '../harness/poll';
 import type { TestCredentials } from '../harness/workflow';
 import { PACKAGE_NAME, registerNodeType, runNode } from '../harness/workflow';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateServices } = require('../../mock/data.cjs') as {
+const { generateServices } = require('../../scripts/lib/mock-api/data.cjs') as {
 	generateServices: (count: number, seed: number) => ServiceRecord[];
 };
 

@@ -4,48 +4,29 @@
 // and the example workflow(s), starts `n8n start` on 127.0.0.1, creates the owner account and
 // prints the URL and login. Ctrl-C stops n8n and the mock and removes the temporary folder.
 //
-//   node scripts/dev.mjs [--n8n 2|1] [--port 5678] [--skip-build]
+//   node dev/run.mjs [--n8n 2|1] [--port 5678] [--skip-build]
 //   env: SERVICE_PLATFORM_BASE_URL + SERVICE_PLATFORM_API_KEY to use a real platform;
 //        N8N_DEV_PORT (default 5678, or a free port when 5678 is taken)
 
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
-import { onCleanup, runMain } from './lib/cleanup.mjs';
-import { N8N_LINES, ensureN8n } from './lib/n8n-runtime.mjs';
-import { CREDENTIAL_TYPE, DEFAULT_OWNER, N8nInstance, REPO_DIR, buildAndPack, freePort } from './lib/n8n-instance.mjs';
-import { loadMock } from './lib/mock.mjs';
+import { runMain } from '../scripts/lib/cleanup.mjs';
+import { platformOrMock } from '../scripts/lib/mock.mjs';
+import { N8N_LINES, ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
+import { CREDENTIAL_TYPE, DEFAULT_OWNER, N8nInstance, REPO_DIR, buildAndPack } from '../scripts/lib/n8n-instance.mjs';
+import { freePort, portIsFree } from '../scripts/lib/process.mjs';
 
 const argv = process.argv.slice(2);
 const arg = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const line = Number(arg('--n8n') ?? 2);
-
-function portFree(port) {
-	return new Promise((resolve) => {
-		const s = net.createServer();
-		s.once('error', () => resolve(false));
-		s.listen({ host: '127.0.0.1', port }, () => s.close(() => resolve(true)));
-	});
-}
 
 await runMain(async () => {
 	if (!N8N_LINES[line]) throw new Error(`--n8n must be one of ${Object.keys(N8N_LINES).join(', ')}`);
 	const runtime = await ensureN8n(line);
 	const { tarball } = await buildAndPack({ skipBuild: argv.includes('--skip-build') });
 
-	let baseUrl = process.env.SERVICE_PLATFORM_BASE_URL;
-	let apiKey = process.env.SERVICE_PLATFORM_API_KEY;
-	let mock = null;
-	if (baseUrl || apiKey) {
-		if (!baseUrl || !apiKey) throw new Error('set both SERVICE_PLATFORM_BASE_URL and SERVICE_PLATFORM_API_KEY (or neither, to use the mock)');
-	} else {
-		const { startMockApi } = await loadMock();
-		mock = await startMockApi({});
-		onCleanup('mock API', () => mock.close());
-		baseUrl = mock.url;
-		apiKey = mock.apiKey;
-	}
+	const { baseUrl, apiKey, mock } = await platformOrMock();
 
 	const inst = await N8nInstance.create({ runtime, tarball, install: 'extract', label: `n8n ${runtime.version} (dev)`, extraEnv: { N8N_LOG_FORMAT: 'text' } });
 	// Credentials and workflows from examples/, with the ids their credential references use.
@@ -61,7 +42,7 @@ await runMain(async () => {
 	await inst.importWorkflows(examples);
 
 	const wanted = Number(arg('--port') ?? process.env.N8N_DEV_PORT ?? 5678);
-	const port = (await portFree(wanted)) ? wanted : await freePort();
+	const port = (await portIsFree(wanted)) ? wanted : await freePort();
 	console.log(`Starting n8n ${runtime.version} on 127.0.0.1:${port} ...`);
 	const logFile = path.join(REPO_DIR, '.tmp', 'dev-n8n.log');
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run mock-api`: run the mock platform API on its own (for the editor, curl, or another process).
 import { parseArgs } from 'node:util';
-import { startMockApi, SHAPES, FAULT_KINDS, normalizeFault } from '../mock/server.mjs';
+import { startMockApi, SHAPES, FAULT_KINDS, normalizeFault } from '../scripts/lib/mock.mjs';
 
 const USAGE = `Usage: npm run mock-api -- [options]
 

@@ -1,4 +1,4 @@
-// Types for mock/server.cjs, so type-checked tests can `import ... from '../../mock/server.cjs'`.
+// Types for server.cjs, so type-checked tests can `import ... from '../../scripts/lib/mock-api/server.cjs'`.
 
 export interface MockServiceRecord {
   id_service: string;

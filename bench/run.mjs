@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npm run bench`: the List operation at scale, through n8n's engine, against a plain baseline.
 //
-//   node scripts/bench.mjs [--no-build] [--sizes 1000,10000,100000] [--runs N] [--memory-runs N]
+//   node bench/run.mjs [--no-build] [--sizes 1000,10000,100000] [--runs N] [--memory-runs N]
 //                          [--quick] [--no-profile | --profile] [--no-gc] [--json out.json]
 //
 // 1. Builds the package (npm run build) and measures the compiled dist/ as n8n loads it.
 // 2. Serves 1,000 / 10,000 / 100,000 generated records of the documented shape from the mock API
-//    (mock/), on 127.0.0.1, in a child process of its own.
+//    (scripts/lib/mock-api/), on 127.0.0.1, in a child process of its own.
 // 3. Per size, in one fresh child process (bench/measure.mjs): the baseline (plain GET of the same
 //    URL, JSON.parse, wrap each record as { json }) and the List operation, raw and simplified,
 //    through n8n-core's WorkflowExecute (bench/engine.cjs), interleaved, several runs, median.
@@ -17,13 +17,16 @@
 // 6. Targets at 100,000 records: ratio <= 1.3 raw, <= 1.5 simplified, peak memory growth <= 3x body.
 //    When one is missed, a CPU profile of that run (node --cpu-prof) says where the time goes.
 //    Load average (/proc/loadavg) is printed as read at the start and at the end.
-import { spawn, spawnSync } from 'node:child_process';
+// Cold load times the spawn of a `node` process itself, so it spawns synchronously and directly.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
+import { run, runNpm, startProcess } from '../scripts/lib/process.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const measureScript = join(root, 'bench/measure.mjs');
@@ -86,15 +89,10 @@ function table(rows, columns) {
 }
 
 /** Runs a node child process and returns its last stdout line as JSON. */
-function runChild(nodeArgs, { env } = {}) {
-	const result = spawnSync(process.execPath, nodeArgs, {
-		cwd: root,
-		encoding: 'utf8',
-		maxBuffer: 64 * 1024 * 1024,
-		env: { ...process.env, ...env },
-	});
-	if (result.status !== 0) {
-		throw new Error(`child ${nodeArgs.join(' ')} failed (${result.status}):\n${result.stderr}\n${result.stdout}`);
+async function runChild(nodeArgs) {
+	const result = await run(process.execPath, nodeArgs, { cwd: root, env: process.env });
+	if (result.code !== 0) {
+		throw new Error(`child ${nodeArgs.join(' ')} failed (${result.signal ?? result.code}):\n${result.stderr}\n${result.stdout}`);
 	}
 	const lines = result.stdout.trim().split('\n');
 	return JSON.parse(lines[lines.length - 1]);
@@ -119,10 +117,8 @@ function machine() {
 }
 
 async function startServer() {
-	const child = spawn(process.execPath, [join(root, 'bench/server.mjs')], {
-		cwd: root,
-		stdio: ['pipe', 'pipe', 'inherit'],
-	});
+	const { child } = startProcess(process.execPath, [join(root, 'bench/server.mjs')], { cwd: root, env: process.env, label: 'bench mock server' });
+	child.stderr.pipe(process.stderr);
 	const first = await new Promise((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout });
 		lines.once('line', (line) => resolve(JSON.parse(line)));
@@ -242,10 +238,10 @@ function summarizeProfile(file, windows) {
 	].join('\n');
 }
 
-function profileRun(server, size, variant) {
+async function profileRun(server, size, variant) {
 	const dir = mkdtempSync(join(os.tmpdir(), 'bench-profile-'));
 	try {
-		const { windows } = runChild([
+		const { windows } = await runChild([
 			'--expose-gc',
 			'--cpu-prof',
 			'--cpu-prof-interval=200',
@@ -271,8 +267,8 @@ function profileRun(server, size, variant) {
 
 if (args.build && !args['no-build']) {
 	progress('building (npm run build) ...');
-	const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
-	if (build.status !== 0) {
+	const build = await runNpm(['run', 'build'], { cwd: root });
+	if (build.code !== 0) {
 		process.stderr.write(build.stdout + build.stderr);
 		process.stderr.write('bench: the build failed; fix it or run with --no-build against an existing dist/\n');
 		process.exit(1);
@@ -286,7 +282,7 @@ try {
 	for (const size of sizes) {
 		await generate(server, size);
 		progress(`${thousands(size)} records: timing ${variants.join(', ')} (${runsFor(size)} runs, one process) ...`);
-		const child = runChild([
+		const child = await runChild([
 			'--expose-gc',
 			measureScript,
 			'timing',
@@ -310,7 +306,7 @@ try {
 			const samples = [];
 			for (let run = 0; run < memoryRuns; run++) {
 				samples.push(
-					runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]),
+					await runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]),
 				);
 			}
 			memory[variant] = {
@@ -468,7 +464,7 @@ if (at('raw')) {
 			for (const name of [variant, 'baseline']) {
 				progress(`profiling ${name} ...`);
 				log(`CPU profile of ${name === 'baseline' ? 'the baseline' : `List ${name}`}, ${thousands(TARGETS.size)} records (node --cpu-prof, 200 us interval):`);
-				log(profileRun(server2, TARGETS.size, name));
+				log(await profileRun(server2, TARGETS.size, name));
 				log();
 			}
 		} finally {

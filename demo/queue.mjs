@@ -6,13 +6,13 @@
 // the cluster and measures the same workflow on one regular-mode n8n (same machine, same mock) for
 // comparison. Everything is stopped at the end, on failure and on Ctrl-C.
 //
-//   node scripts/demo-queue.mjs [--skip-build] [--services 1000] [--requests 60] [--in-flight 10]
+//   node demo/queue.mjs [--skip-build] [--services 1000] [--requests 60] [--in-flight 10]
 
-import { runMain } from './lib/cleanup.mjs';
-import { ensureN8n } from './lib/n8n-runtime.mjs';
-import { CREDENTIAL_TYPE, N8nInstance, buildAndPack } from './lib/n8n-instance.mjs';
-import { loadMock } from './lib/mock.mjs';
-import { startQueueCluster, webhookListWorkflow } from './lib/queue-cluster.mjs';
+import { runMain } from '../scripts/lib/cleanup.mjs';
+import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
+import { CREDENTIAL_TYPE, N8nInstance, buildAndPack } from '../scripts/lib/n8n-instance.mjs';
+import { startMockApi } from '../scripts/lib/mock.mjs';
+import { startQueueCluster, webhookListWorkflow } from '../scripts/lib/queue-cluster.mjs';
 
 const argv = process.argv.slice(2);
 const num = (name, dflt) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : dflt);
@@ -52,7 +52,6 @@ await runMain(async () => {
 	console.log(`Queue-mode demo: n8n 2.41.1, a main and two workers on Redis and PostgreSQL 15; Webhook -> Services: List over ${SERVICES} services\n`);
 	const runtime = await ensureN8n(2);
 	const { tarball } = await buildAndPack({ skipBuild: argv.includes('--skip-build') });
-	const { startMockApi } = await loadMock();
 	const mock = await startMockApi({ count: SERVICES, seed: 21 });
 
 	console.log('\n1. Starting the cluster ...');

@@ -5,16 +5,16 @@
 // services as a table. Against the embedded mock API, or a real platform when
 // SERVICE_PLATFORM_BASE_URL and SERVICE_PLATFORM_API_KEY are set.
 //
-//   node scripts/demo.mjs [--n8n 2|1] [--skip-build] [--workflow examples/<file>.json]
+//   node demo/run.mjs [--n8n 2|1] [--skip-build] [--workflow examples/<file>.json]
 
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { onCleanup, runMain } from './lib/cleanup.mjs';
-import { N8N_LINES, ensureN8n } from './lib/n8n-runtime.mjs';
-import { CREDENTIAL_TYPE, N8nInstance, REPO_DIR, buildAndPack, nodeError, nodeItems, workflowError, tail } from './lib/n8n-instance.mjs';
-import { loadMock } from './lib/mock.mjs';
-import { SERVICE_COLUMNS, formatTable } from './lib/table.mjs';
+import { runMain } from '../scripts/lib/cleanup.mjs';
+import { platformOrMock } from '../scripts/lib/mock.mjs';
+import { N8N_LINES, ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
+import { CREDENTIAL_TYPE, N8nInstance, REPO_DIR, buildAndPack, nodeError, nodeItems, workflowError, tail } from '../scripts/lib/n8n-instance.mjs';
+import { SERVICE_COLUMNS, formatTable } from '../scripts/lib/table.mjs';
 
 const argv = process.argv.slice(2);
 const arg = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -33,19 +33,9 @@ await runMain(async () => {
 	const { tarball } = await buildAndPack({ skipBuild: argv.includes('--skip-build') });
 
 	// 2. The API: a real platform from the environment, or the embedded mock.
-	let baseUrl = process.env.SERVICE_PLATFORM_BASE_URL;
-	let apiKey = process.env.SERVICE_PLATFORM_API_KEY;
-	if (baseUrl || apiKey) {
-		if (!baseUrl || !apiKey) throw new Error('set both SERVICE_PLATFORM_BASE_URL and SERVICE_PLATFORM_API_KEY (or neither, to use the mock)');
-		console.log(`Using the platform at ${baseUrl} (from SERVICE_PLATFORM_BASE_URL)`);
-	} else {
-		const { startMockApi } = await loadMock();
-		const mock = await startMockApi({});
-		onCleanup('mock API', () => mock.close());
-		baseUrl = mock.url;
-		apiKey = mock.apiKey;
-		console.log(`Mock platform API on ${mock.url} (set SERVICE_PLATFORM_BASE_URL and SERVICE_PLATFORM_API_KEY to use a real one)`);
-	}
+	const { baseUrl, apiKey, mock } = await platformOrMock();
+	if (mock) console.log(`Mock platform API on ${mock.url} (set SERVICE_PLATFORM_BASE_URL and SERVICE_PLATFORM_API_KEY to use a real one)`);
+	else console.log(`Using the platform at ${baseUrl} (from SERVICE_PLATFORM_BASE_URL)`);
 
 	// 3. An isolated n8n user folder with the package where a user's n8n holds it.
 	const inst = await N8nInstance.create({ runtime, tarball, install: 'extract' });

@@ -1,6 +1,6 @@
 'use strict';
 // Deterministic, realistic service records of the documented shape (see the team contract).
-// CommonJS so that ts-jest (CommonJS) tests can require it; mock/server.mjs re-exports it for ESM.
+// CommonJS so that ts-jest (CommonJS) tests can require it; scripts/lib/mock.mjs re-exports it for ESM.
 
 const STATUSES = ['active', 'suspended', 'pending', 'cancelled', 'terminated', 'provisioning'];
 // Most services of a real account are active; the rest are spread over the other states.

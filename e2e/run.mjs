@@ -3,22 +3,36 @@
 // expression engine), against the embedded mock API. Prints one PASS/FAIL line per assertion, ends
 // with exactly "N passed, N failed" and writes .tmp/e2e-summary.json ({passed, failed, ...}).
 //
-//   node scripts/e2e.mjs [--n8n 2|1|2,1] [--only <regex>] [--skip-build] [--tarball <file.tgz>]
+//   node e2e/run.mjs [--n8n 2|1|2,1] [--only <regex>] [--skip-build] [--tarball <file.tgz>]
 //   env: E2E_N8N=2,1   E2E_ONLY=<regex>   N8N_RUNTIME_CACHE=<dir>   KEEP_TMP=1 (keep n8n folders)
 //
-// --only selects groups by name: list, shape, error, http, server, types, credential, trigger,
-// editor, zod, secret, queue (n8n 2.x in queue mode: Redis, Postgres, a main and two workers).
+// --only selects groups by name (the `groups` of SUITES below).
 
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { runMain } from './lib/cleanup.mjs';
-import { N8N_LINES, cacheRoot, describeCache } from './lib/n8n-runtime.mjs';
-import { REPO_DIR, buildAndPack } from './lib/n8n-instance.mjs';
-import { loadMock } from './lib/mock.mjs';
-import { Suite } from '../e2e/harness.mjs';
-import { runLineSuite } from '../e2e/suite.mjs';
-import { runQueueSuite } from '../e2e/queue.mjs';
+import { runMain } from '../scripts/lib/cleanup.mjs';
+import { startMockApi } from '../scripts/lib/mock.mjs';
+import { N8N_LINES, cacheRoot, describeCache } from '../scripts/lib/n8n-runtime.mjs';
+import { REPO_DIR, buildAndPack } from '../scripts/lib/n8n-instance.mjs';
+import { Suite } from './harness.mjs';
+import { LINE_GROUPS, runLineSuite } from './suite.mjs';
+import { runQueueSuite } from './queue.mjs';
+
+/**
+ * The e2e suites. Each runs once per n8n line it supports (`lines`, of those --n8n asks for), as a
+ * Suite of its own, when --only matches its name or one of its `groups` (or there is no --only).
+ * run(t, { line, tarball, startMockApi, outDir, only }) records its assertions on `t`.
+ * To add a suite: a module e2e/<name>.mjs exporting its run function, and one entry here.
+ */
+const SUITES = [
+	// One n8n per line (CLI, then `n8n start`): most groups share it to pay n8n's start-up once.
+	{ name: 'line', label: (version) => `n8n ${version}`, groups: LINE_GROUPS, lines: [2, 1], run: runLineSuite },
+	// n8n 2.x queue mode: Redis, PostgreSQL 15, a main and two workers of its own (issue 12).
+	{ name: 'queue', label: (version) => `n8n ${version} queue mode`, groups: ['queue'], lines: [2], run: runQueueSuite },
+];
+
+const selected = (suite, only) => !only || only.test(suite.name) || suite.groups.some((g) => only.test(g));
 
 function args() {
 	const a = process.argv.slice(2);
@@ -50,7 +64,6 @@ await runMain(async () => {
 	const suites = [];
 	const pkgSuite = new Suite('package');
 	suites.push(pkgSuite);
-	const mockModule = await pkgSuite.setup('load the mock API (mock/server.mjs)', loadMock);
 	const packed = await pkgSuite.setup(opts.tarball ? 'use the given tarball' : 'npm run build && npm pack', async () => {
 		if (opts.tarball) return { tarball: path.resolve(opts.tarball), files: [] };
 		return buildAndPack({ skipBuild: opts.skipBuild });
@@ -69,29 +82,22 @@ await runMain(async () => {
 	const durations = {};
 	for (const line of opts.lines) {
 		const version = N8N_LINES[line].version;
-		const t = new Suite(`n8n ${version}`);
-		suites.push(t);
-		console.log(`\n=== n8n ${version} ${'='.repeat(60)}`);
 		const t0 = Date.now();
-		if (!packed || !mockModule) {
-			await t.test('run the suite', async () => {
-				throw new Error('not run: package or mock unavailable');
-			});
-		} else {
-			await runLineSuite(t, { line, tarball: packed.tarball, startMockApi: mockModule.startMockApi, outDir, only: opts.only });
+		console.log(`\n=== n8n ${version} ${'='.repeat(60)}`);
+		for (const suite of SUITES.filter((s) => s.lines.includes(line) && selected(s, opts.only))) {
+			const t = new Suite(suite.label?.(version) ?? `n8n ${version} ${suite.name}`);
+			suites.push(t);
+			if (!packed) {
+				await t.test('run the suite', async () => {
+					throw new Error('not run: the package could not be built and packed');
+				});
+			} else {
+				await suite.run(t, { line, tarball: packed.tarball, startMockApi, outDir, only: opts.only });
+			}
+			console.log(`=== ${t.label}: ${t.passed} passed, ${t.failed} failed`);
 		}
 		durations[version] = Math.round((Date.now() - t0) / 1000);
-		console.log(`=== n8n ${version}: ${t.passed} passed, ${t.failed} failed in ${durations[version]} s`);
-	}
-
-	if (opts.lines.includes(2) && (!opts.only || opts.only.test('queue'))) {
-		const q = new Suite('queue mode');
-		suites.push(q);
-		console.log(`\n=== n8n ${N8N_LINES[2].version} queue mode ${'='.repeat(49)}`);
-		const t0 = Date.now();
-		if (packed && mockModule) await runQueueSuite(q, { tarball: packed.tarball, startMockApi: mockModule.startMockApi, outDir });
-		durations.queue = Math.round((Date.now() - t0) / 1000);
-		console.log(`=== queue mode: ${q.passed} passed, ${q.failed} failed in ${durations.queue} s`);
+		console.log(`=== n8n ${version}: done in ${durations[version]} s`);
 	}
 
 	const passed = suites.reduce((a, s) => a + s.passed, 0);
