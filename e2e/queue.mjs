@@ -272,7 +272,9 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		const hits = [];
 		const logs = cluster.logs();
 		// The scan means something only if Postgres logged the writes, the credentials' included.
-		assert.match(logs['postgres/postgres.log'] ?? '', /INSERT INTO "credentials_entity"/, 'Postgres logged no credential INSERT');
+		const pgLog = logs['postgres/postgres.log'] ?? '';
+		assert.match(pgLog, /INSERT INTO "public"\."credentials_entity"/, 'Postgres logged no credential INSERT');
+		assert.match(pgLog, /DETAIL: {2}parameters: /, 'Postgres logged no statement parameters');
 		for (const [name, text] of Object.entries(logs)) for (const k of keys) if (text.includes(k)) hits.push(`${name} holds ${k === BAD_KEY ? 'the wrong key' : 'a mock key'}`);
 		for (const inst of [main, ...workers.map((w) => w.inst)]) for (const k of keys) for (const f of inst.findSecret(k)) hits.push(`${inst.label}: ${f}`);
 		assert.deepEqual(hits, []);
