@@ -1,13 +1,18 @@
 // Child process of bench/run.mjs (run with --expose-gc). Measures one listing size in a fresh
 // process and prints one JSON line on stdout.
 //
-//   node --expose-gc bench/measure.mjs timing  --url U --small-url S --key K --size N --runs R [--variants a,b]
-//   node --expose-gc bench/measure.mjs memory  --url U --small-url S --key K --size N --variant V
-//   node --expose-gc bench/measure.mjs profile --url U --small-url S --key K --size N --variant V --runs R
+//   node --expose-gc bench/measure.mjs timing  --urls J --small-urls J --key K --size N --runs R [--variants a,b]
+//   node --expose-gc bench/measure.mjs memory  --urls J --small-urls J --key K --size N --variant V
+//   node --expose-gc bench/measure.mjs profile --urls J --small-urls J --key K --size N --variant V --runs R
+//   (J: the JSON {main, paged, envelope} of base URLs bench/server.mjs prints; --nodes-base D: the
+//   installed n8n's n8n-nodes-base/dist/nodes, for the peer)
 //
 // Variants:
 //   baseline        plain GET of the same URL (node:http, same headers), JSON.parse, wrap each record as { json }
 //   raw, simplified the Services node's List (Return All) through n8n-core's WorkflowExecute, from dist/
+//   paged           List raw over the same records in pages (the paged mock)
+//   peer            HTTP Request + Split Out (n8n-nodes-base) over the records as {"data": [...]}
+//   env-raw, env-simplified   List over that same {"data": [...]} listing, to compare with the peer
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -23,13 +28,14 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 process.on('exit', () => rmSync(userFolder, { recursive: true, force: true }));
 
 const require = createRequire(import.meta.url);
-const { runList } = require('./engine.cjs');
+const { runList, runPeer } = require('./engine.cjs');
 
 const { positionals, values: args } = parseArgs({
 	allowPositionals: true,
 	options: {
-		url: { type: 'string' },
-		'small-url': { type: 'string' },
+		urls: { type: 'string' },
+		'small-urls': { type: 'string' },
+		'nodes-base': { type: 'string' },
 		key: { type: 'string' },
 		size: { type: 'string' },
 		runs: { type: 'string', default: '5' },
@@ -41,6 +47,8 @@ const { positionals, values: args } = parseArgs({
 const mode = positionals[0];
 const size = Number(args.size);
 const apiKey = args.key;
+const urls = JSON.parse(args.urls);
+const smallUrls = JSON.parse(args['small-urls']);
 // A full collection before each timed run: every run starts from a collected heap, as a workflow
 // execution minutes after the previous one would. (--no-gc: back-to-back runs instead.)
 const gc = args['no-gc'] ? () => {} : (globalThis.gc ?? (() => {}));
@@ -71,10 +79,22 @@ function baseline(baseUrl) {
 	});
 }
 
-async function runVariant(variant, baseUrl) {
-	if (variant === 'baseline') return await baseline(baseUrl);
-	if (variant !== 'raw' && variant !== 'simplified') throw new Error(`measure.mjs: unknown variant "${variant}"`);
-	return await runList({ baseUrl, apiKey, simplify: variant === 'simplified' });
+/** Each variant: which listing it reads, and how. */
+const VARIANTS = {
+	baseline: ['main', (baseUrl) => baseline(baseUrl)],
+	raw: ['main', (baseUrl) => runList({ baseUrl, apiKey, simplify: false })],
+	simplified: ['main', (baseUrl) => runList({ baseUrl, apiKey, simplify: true })],
+	paged: ['paged', (baseUrl) => runList({ baseUrl, apiKey, simplify: false })],
+	peer: ['envelope', (baseUrl) => runPeer({ baseUrl, apiKey, nodesBaseDir: args['nodes-base'] })],
+	'env-raw': ['envelope', (baseUrl) => runList({ baseUrl, apiKey, simplify: false })],
+	'env-simplified': ['envelope', (baseUrl) => runList({ baseUrl, apiKey, simplify: true })],
+};
+
+/** Runs `variant` on its listing (`small`: the 20-record twin, for warming up). */
+async function runVariant(variant, { small = false } = {}) {
+	if (!VARIANTS[variant]) throw new Error(`measure.mjs: unknown variant "${variant}"`);
+	const [kind, run] = VARIANTS[variant];
+	return await run((small ? smallUrls : urls)[kind]);
 }
 
 function check(variant, items, expected) {
@@ -88,14 +108,14 @@ async function timing() {
 	const runs = Number(args.runs);
 	const times = Object.fromEntries(variants.map((variant) => [variant, []]));
 	// Warm-up: load modules, JIT the code paths, fill the server's body cache. Not counted.
-	for (const variant of variants) check(variant, await runVariant(variant, args.url), size);
+	for (const variant of variants) check(variant, await runVariant(variant), size);
 	for (let run = 0; run < runs; run++) {
 		// Rotate the order every run so no variant always follows the same one.
 		const order = variants.map((_, i) => variants[(i + run) % variants.length]);
 		for (const variant of order) {
 			gc();
 			const started = performance.now();
-			let items = await runVariant(variant, args.url);
+			let items = await runVariant(variant);
 			const elapsed = performance.now() - started;
 			check(variant, items, size);
 			items = null;
@@ -108,7 +128,7 @@ async function timing() {
 async function memory() {
 	const variant = args.variant;
 	// Warm the same code paths on a 20-record listing: modules loaded and compiled, little memory used.
-	for (let i = 0; i < 3; i++) await runVariant(variant, args['small-url']);
+	for (let i = 0; i < 3; i++) await runVariant(variant, { small: true });
 	collect();
 	collect();
 	const before = process.memoryUsage();
@@ -123,7 +143,7 @@ async function memory() {
 		rssPeakSampled = Math.max(rssPeakSampled, now.rss);
 	};
 	const sampler = setInterval(sample, 1);
-	const items = await runVariant(variant, args.url);
+	const items = await runVariant(variant);
 	sample();
 	clearInterval(sampler);
 	collect(); // what is left is what the output items hold (they are still referenced here)
@@ -152,13 +172,13 @@ async function memory() {
  */
 async function profile() {
 	const variant = args.variant;
-	await runVariant(variant, args.url);
+	await runVariant(variant);
 	const now = () => Number(process.hrtime.bigint() / 1000n);
 	const windows = [];
 	for (let run = 0; run < Number(args.runs); run++) {
 		gc();
 		const start = now();
-		check(variant, await runVariant(variant, args.url), size);
+		check(variant, await runVariant(variant), size);
 		windows.push([start, now()]);
 	}
 	return { mode, size, variant, windows };

@@ -26,6 +26,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { run, runNpm, startProcess } from '../scripts/lib/process.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,7 +61,9 @@ if (args.help) {
 	process.exit(0);
 }
 
-const TARGETS = { size: 100_000, raw: 1.3, simplified: 1.5, memory: 3 };
+const TARGETS = { size: 100_000, raw: 1.3, simplified: 1.5, memory: 3, paged: 1.5, peer: 0.8 };
+const PAGE_SIZE = 1000; // the paged row: TARGETS.size records in pages of this many
+const PEER_VARIANTS = ['peer', 'env-raw', 'env-simplified'];
 const sizes = args.sizes.split(',').map(Number);
 const runsFor = (size) => Number(args.runs ?? (args.quick ? 3 : size >= 100_000 ? 7 : size >= 10_000 ? 11 : 21));
 const memoryRuns = Number(args['memory-runs'] ?? (args.quick ? 1 : 3));
@@ -117,7 +120,7 @@ function machine() {
 }
 
 async function startServer() {
-	const { child } = startProcess(process.execPath, [join(root, 'bench/server.mjs')], { cwd: root, env: process.env, label: 'bench mock server' });
+	const { child } = startProcess(process.execPath, [join(root, 'bench/server.mjs'), String(PAGE_SIZE)], { cwd: root, env: process.env, label: 'bench mock server' });
 	child.stderr.pipe(process.stderr);
 	const first = await new Promise((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout });
@@ -128,18 +131,39 @@ async function startServer() {
 }
 
 async function generate(server, count) {
-	const request = () =>
-		fetch(`${server.url}/__mock/generate`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ count, seed: 1 }),
-		});
-	// fetch reuses a kept-alive socket that the server may be closing after 5 s idle: retry once.
-	const response = await request().catch(request);
-	if (!response.ok) throw new Error(`mock generate ${count}: HTTP ${response.status}`);
+	for (const url of Object.values(server.urls)) {
+		const request = () =>
+			fetch(`${url}/__mock/generate`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ count, seed: 1 }),
+			});
+		// fetch reuses a kept-alive socket that the server may be closing after 5 s idle: retry once.
+		const response = await request().catch(request);
+		if (!response.ok) throw new Error(`mock generate ${count}: HTTP ${response.status}`);
+	}
 }
 
-const serverArgs = (server) => ['--url', server.url, '--small-url', server.smallUrl, '--key', server.apiKey];
+const serverArgs = (server) => [
+	'--urls',
+	JSON.stringify(server.urls),
+	'--small-urls',
+	JSON.stringify(server.smallUrls),
+	'--key',
+	server.apiKey,
+	...(nodesBaseDir ? ['--nodes-base', nodesBaseDir] : []),
+];
+
+/** n8n-nodes-base of the installed n8n 2.x (the e2e suite's runtime cache), for the peer; null when n8n cannot be had. */
+async function findNodesBase() {
+	try {
+		const runtime = await ensureN8n(2);
+		return join(runtime.dir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes');
+	} catch (error) {
+		progress(`peer rows not measured: n8n 2.x is not installed (${error.message.split('\n')[0]})`);
+		return null;
+	}
+}
 
 // ---- cold load ----------------------------------------------------------------------------------
 
@@ -276,8 +300,11 @@ if (args.build && !args['no-build']) {
 }
 
 const info = machine();
+const nodesBaseDir = await findNodesBase();
 const server = await startServer();
 const results = [];
+let paged = null; // the paged row, at TARGETS.size
+const peers = []; // the peer rows, per size
 try {
 	for (const size of sizes) {
 		await generate(server, size);
@@ -318,6 +345,30 @@ try {
 			};
 		}
 		results.push({ size, timing, memory });
+	}
+	if (sizes.includes(TARGETS.size)) {
+		await generate(server, TARGETS.size);
+		progress(`${thousands(TARGETS.size)} records in pages of ${thousands(PAGE_SIZE)} vs one page: timing List raw (${runsFor(TARGETS.size)} runs) ...`);
+		try {
+			const child = await runChild(['--expose-gc', measureScript, 'timing', ...serverArgs(server), '--size', String(TARGETS.size), '--runs', String(runsFor(TARGETS.size)), '--variants', 'raw,paged']);
+			paged = { runs: child.runs, raw: median(child.times.raw), paged: median(child.times.paged), paired: median(child.times.paged.map((ms, i) => ms / child.times.raw[i])) };
+		} catch (error) {
+			paged = { unavailable: `n/a: the node does not page (${String(error.message).split('\n').find((l) => /failed|expected/.test(l)) ?? error.message})` };
+		}
+	}
+	if (nodesBaseDir) {
+		for (const size of sizes) {
+			await generate(server, size);
+			progress(`${thousands(size)} records: the peer (HTTP Request + Split Out) vs List on the same {"data": [...]} listing ...`);
+			const child = await runChild(['--expose-gc', measureScript, 'timing', ...serverArgs(server), '--size', String(size), '--runs', String(runsFor(size)), '--variants', PEER_VARIANTS.join(',')]);
+			const memory = {};
+			for (const variant of PEER_VARIANTS) {
+				const samples = [];
+				for (let i = 0; i < memoryRuns; i++) samples.push(await runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]));
+				memory[variant] = median(samples.map((m) => m.peakRssGrowth));
+			}
+			peers.push({ size, runs: child.runs, times: child.times, memory });
+		}
 	}
 } finally {
 	server.stop();
@@ -396,6 +447,53 @@ const bare = cold.spawned[0].median;
 log(`package modules add ${fixed(cold.spawned[2].median - bare)} ms to a bare start (n8n-workflow and zod included);`);
 log(`in a process that already has n8n-workflow and zod loaded, requiring the credential and node takes ${fixed(cold.packageRequireMs)} ms.`);
 log();
+
+// The paged row and the peer rows.
+if (paged) {
+	log(`Paged listing: ${thousands(TARGETS.size)} records in pages of ${thousands(PAGE_SIZE)} vs the same in one page (List raw, ${paged.runs ?? '-'} runs):`);
+	if (paged.unavailable) log(`  ${paged.unavailable}`);
+	else {
+		const ok = paged.paged / paged.raw <= TARGETS.paged && paged.paired <= TARGETS.paged;
+		log(`  one page ${fixed(paged.raw)} ms, ${TARGETS.size / PAGE_SIZE} pages ${fixed(paged.paged)} ms: ratio ${fixed(paged.paged / paged.raw, 2)} (paired ${fixed(paged.paired, 2)})`);
+		log(`  ${ok ? 'MET' : 'MISSED'}  paged time <= ${TARGETS.paged}x one page`);
+	}
+	log();
+}
+const peerRows = peers.flatMap(({ size, runs, times, memory }) => {
+	const peerMs = median(times.peer);
+	return PEER_VARIANTS.map((variant) => ({
+		size,
+		variant,
+		runs,
+		ms: median(times[variant]),
+		vsPeer: median(times[variant]) / peerMs,
+		paired: median(times[variant].map((ms, i) => ms / times.peer[i])),
+		rss: memory[variant],
+		rssVsPeer: memory[variant] / memory.peer,
+	}));
+});
+if (peerRows.length) {
+	log('The peer: the same listing through n8n\'s HTTP Request (this credential as predefined credential type) + Split Out,');
+	log('in the same n8n-core engine (n8n-nodes-base of the installed n8n 2.41.1), served as {"data": [...]}, against List on it:');
+	log(
+		table(peerRows, [
+			{ title: 'records', get: (r) => thousands(r.size) },
+			{ title: 'variant', get: (r) => (r.variant === 'peer' ? 'peer: HTTP Request + Split Out' : `List ${r.variant.replace('env-', '')}`), left: true },
+			{ title: 'runs', get: (r) => r.runs },
+			{ title: 'wall ms', get: (r) => fixed(r.ms) },
+			{ title: 'x peer', get: (r) => fixed(r.vsPeer, 2) },
+			{ title: 'paired', get: (r) => fixed(r.paired, 2) },
+			{ title: 'peak RSS +MB', get: (r) => mb(r.rss) },
+			{ title: 'x peer', get: (r) => fixed(r.rssVsPeer, 2) },
+		]),
+	);
+	for (const r of peerRows.filter((x) => x.variant !== 'peer' && x.size >= 10_000)) {
+		const timeOk = r.vsPeer <= TARGETS.peer && r.paired <= TARGETS.peer;
+		log(`  ${timeOk ? 'MET   ' : 'MISSED'}  ${thousands(r.size)} List ${r.variant.replace('env-', '')}: time <= ${TARGETS.peer}x the peer's (${fixed(r.vsPeer, 2)}, paired ${fixed(r.paired, 2)})`);
+		log(`  ${r.rssVsPeer <= 1 ? 'MET   ' : 'MISSED'}  ${thousands(r.size)} List ${r.variant.replace('env-', '')}: peak RSS growth <= the peer's (${fixed(r.rssVsPeer, 2)}x)`);
+	}
+	log();
+}
 
 const at = (variant) => rows.find((r) => r.size === TARGETS.size && r.variant === variant);
 const verdicts = [];
@@ -477,6 +575,6 @@ log(`Load average (/proc/loadavg) at end: ${readLoadavg()}`);
 log(`bench total: ${fixed((performance.now() - started) / 1000)} s`);
 
 if (args.json) {
-	writeFileSync(args.json, JSON.stringify({ machine: info, loadavg: { start: loadavgAtStart, end: readLoadavg() }, results, rows, cold, verdicts }, null, 2));
+	writeFileSync(args.json, JSON.stringify({ machine: info, loadavg: { start: loadavgAtStart, end: readLoadavg() }, results, rows, cold, verdicts, paged, peerRows }, null, 2));
 	progress(`wrote ${args.json}`);
 }

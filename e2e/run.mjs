@@ -15,6 +15,7 @@ import { runMain } from '../scripts/lib/cleanup.mjs';
 import { startMockApi } from '../scripts/lib/mock.mjs';
 import { N8N_LINES, cacheRoot, describeCache } from '../scripts/lib/n8n-runtime.mjs';
 import { REPO_DIR, buildAndPack } from '../scripts/lib/n8n-instance.mjs';
+import { tarballProblems } from '../scripts/lib/package-checks.mjs';
 import { Suite } from './harness.mjs';
 import { LINE_GROUPS, runLineSuite } from './suite.mjs';
 import { runQueueSuite } from './queue.mjs';
@@ -70,12 +71,8 @@ await runMain(async () => {
 	});
 	if (packed?.files?.length) {
 		await pkgSuite.test('tarball holds every file package.json "n8n" lists, and no tests or sources', async () => {
-			const pkg = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8'));
-			const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
-			const missing = listed.filter((f) => !packed.files.includes(f));
-			if (missing.length) throw new Error(`missing from the tarball: ${missing.join(', ')}`);
-			const unwanted = packed.files.filter((f) => /(^|\/)(test|e2e|mock|scripts)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
-			if (unwanted.length) throw new Error(`should not be published: ${unwanted.join(', ')}`);
+			const problems = tarballProblems(packed.files);
+			if (problems.length) throw new Error(problems.join('\n'));
 		});
 	}
 

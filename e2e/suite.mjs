@@ -25,6 +25,7 @@ import {
 	SERVICES_NAME,
 	TRIGGER_TYPE,
 	exampleWorkflow,
+	getWorkflow,
 	httpRequestWorkflow,
 	listWorkflow,
 	simplify,
@@ -38,9 +39,13 @@ const BAD_KEY = 'e2e-WRONG-key-7f3c9a1d2b4e6f80';
 const SIMPLIFIED_KEYS = ['id_service', 'name', 'alias', 'status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb'].sort();
 const MSG_401 = /rejected the API key.*401/i;
 const TRIGGER_BAD_KEY = 'e2e-WRONG-trigger-key-0001';
+const GET_INDEX = 47; // a service on page 2 of 25-record pages
+const PAGE_SIZE = 25; // 60 services: pages of 25, 25, 10
+/** The page numbers the mock was asked for, in order. */
+const pagesRequested = (mock) => mock.requests.filter((q) => q.path.startsWith('/v2026/services')).map((q) => Number(new URL(q.path, 'http://x').searchParams.get('page') ?? 1));
 
 /** The groups --only selects in this suite (each `want(...)` below names one). */
-export const LINE_GROUPS = ['list', 'example', 'cli', 'error', 'shape', 'http', 'credential', 'trigger', 'editor', 'zod'];
+export const LINE_GROUPS = ['list', 'example', 'cli', 'error', 'shape', 'paging', 'retry', 'get', 'http', 'credential', 'trigger', 'editor', 'zod'];
 
 /**
  * @param {import('./harness.mjs').Suite} t
@@ -78,8 +83,15 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 			suffix: listWorkflow('suffix', { cred: creds.suffix, params: { limit: 3 } }),
 			continue: listWorkflow('continue', { cred: creds.bad, onError: 'continueRegularOutput' }),
 			http: httpRequestWorkflow('http', { url: mock.servicesUrl, cred: creds.good }),
+			pagedLimit: listWorkflow('pagedlimit', { cred: creds.good, params: { returnAll: false, limit: 30 } }),
+			getById: getWorkflow('getbyid', { cred: creds.good, serviceId: { __rl: true, mode: 'id', value: services[GET_INDEX].id_service } }),
+			getFromList: getWorkflow('getfromlist', { cred: creds.good, serviceId: { __rl: true, mode: 'list', value: services[GET_INDEX].id_service, cachedResultName: services[GET_INDEX].values.values.name } }),
+			getPlain: getWorkflow('getplain', { cred: creds.good, serviceId: services[GET_INDEX].id_service, params: { simplify: false } }),
+			getUnknown: getWorkflow('getunknown', { cred: creds.good, serviceId: { __rl: true, mode: 'id', value: 'srv-does-not-exist' } }),
+			getUnknownContinue: getWorkflow('getunknowncont', { cred: creds.good, onError: 'continueRegularOutput', serviceId: { __rl: true, mode: 'id', value: 'srv-does-not-exist' } }),
 		};
-		const mockAnswers = (config) => mock.setConfig({ shape: 'array', envelopeKey: 'data', fault: null, delayMs: 0, ...config });
+		const mockAnswers = (config) =>
+			mock.setConfig({ shape: 'array', envelopeKey: 'data', fault: null, delayMs: 0, pageSize: 0, nextForm: 'next', nextUrl: 'absolute', ...config });
 		const expectOk = (r, node, how) => {
 			const err = workflowError(r.result);
 			if (!r.ok) {
@@ -244,6 +256,92 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 				const items = await okItems('continue');
 				assert.equal(items.length, 1);
 				assert.match(String(items[0].error ?? JSON.stringify(items[0])), MSG_401);
+			});
+		}
+
+		if (want('paging')) {
+			// Return All across pages, in each of three next-link forms (absolute and relative).
+			for (const [nextForm, nextUrl, extra] of [
+				['links.next', 'absolute', {}],
+				['meta.next', 'relative', { envelopeKey: 'items' }],
+				['link-header', 'relative', {}],
+			]) {
+				await t.test(`paged listing (${nextForm}, ${nextUrl} next URL, pages of ${PAGE_SIZE}): Return All returns every service across the pages`, async () => {
+					mockAnswers({ pageSize: PAGE_SIZE, nextForm, nextUrl, ...extra });
+					mock.clearRequests();
+					try {
+						assert.deepEqual(await okItems('all'), services.map(simplify));
+						assert.deepEqual(pagesRequested(mock), [1, 2, 3], 'the node followed each next link once');
+						assert.ok(mock.requests.every((q) => q.authMatched), 'every page request carried the key');
+					} finally {
+						mockAnswers({});
+					}
+				});
+			}
+			await t.test(`paged listing, Limit 30: the first 30, and no page after the one that completes them`, async () => {
+				mockAnswers({ pageSize: PAGE_SIZE, nextForm: 'next' });
+				mock.clearRequests();
+				try {
+					assert.deepEqual(await okItems('pagedLimit'), services.slice(0, 30).map(simplify));
+					assert.deepEqual(pagesRequested(mock), [1, 2]);
+				} finally {
+					mockAnswers({});
+				}
+			});
+		}
+
+		if (want('retry')) {
+			for (const status of [429, 503]) {
+				await t.test(`${status} with Retry-After: 1 twice, then the listing: the node retries by itself (Retry on Rate Limit, default on)`, async () => {
+					mockAnswers({ fault: { status, retryAfter: 1, times: 2 } });
+					mock.clearRequests();
+					try {
+						const started = Date.now();
+						assert.deepEqual(await okItems('all'), services.map(simplify));
+						assert.deepEqual(mock.requests.map((q) => q.status), [status, status, 200]);
+						assert.ok(Date.now() - started >= 2000, `waited the two Retry-After seconds (run took ${Date.now() - started} ms)`);
+					} finally {
+						mockAnswers({});
+					}
+				});
+			}
+		}
+
+		if (want('get')) {
+			const expected = simplify(services[GET_INDEX]);
+			await t.test('Get, service by ID (resource locator mode id): the one service, simplified', async () => {
+				mockAnswers({});
+				assert.deepEqual(await okItems('getById'), [expected]);
+			});
+			await t.test('Get, service from the list (resource locator mode list): the one service', async () => {
+				mockAnswers({});
+				assert.deepEqual(await okItems('getFromList'), [expected]);
+			});
+			await t.test('Get with a plain string id and Simplify off: the raw record', async () => {
+				mockAnswers({});
+				assert.deepEqual(await okItems('getPlain'), [services[GET_INDEX]]);
+			});
+			await t.test(`Get through a paged listing: stops at the page that holds the service`, async () => {
+				mockAnswers({ pageSize: PAGE_SIZE, nextForm: 'links.next.href', nextUrl: 'relative' });
+				mock.clearRequests();
+				try {
+					assert.deepEqual(await okItems('getById'), [expected]);
+					assert.deepEqual(pagesRequested(mock), [1, 2]);
+				} finally {
+					mockAnswers({});
+				}
+			});
+			await t.test('Get, unknown id: the execution fails with `No service with id_service "…"`', async () => {
+				mockAnswers({});
+				const r = await restRun('getUnknown');
+				assert.equal(r.status, 'error');
+				assert.match(String(nodeError(r.result, SERVICES_NAME)?.message), /No service with id_service "srv-does-not-exist"/);
+			});
+			await t.test('Get, unknown id with On Error "Continue (regular output)": an error item', async () => {
+				mockAnswers({});
+				const items = await okItems('getUnknownContinue');
+				assert.equal(items.length, 1);
+				assert.match(String(items[0].error ?? JSON.stringify(items[0])), /No service with id_service "srv-does-not-exist"/);
 			});
 		}
 

@@ -64,6 +64,14 @@ export function listWorkflow(key, { params = {}, cred, onError, name } = {}) {
 	return workflow(key, name ?? `list ${key}`, [manualTrigger(), services]);
 }
 
+/**
+ * Manual Trigger -> Services Get. `serviceId` is what the parameter holds: a resource locator
+ * ({ __rl: true, mode: 'id' | 'list', value }) or a plain string (as an expression or an AI tool gives it).
+ */
+export function getWorkflow(key, { serviceId, params = {}, cred, onError }) {
+	return listWorkflow(key, { cred, onError, name: `get ${key}`, params: { operation: 'get', serviceId, ...params } });
+}
+
 /** Manual Trigger -> HTTP Request with the package's credential as "Predefined Credential Type". */
 export function httpRequestWorkflow(key, { url, cred }) {
 	const http = {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run mock-api`: run the mock platform API on its own (for the editor, curl, or another process).
 import { parseArgs } from 'node:util';
-import { startMockApi, SHAPES, FAULT_KINDS, normalizeFault } from '../scripts/lib/mock.mjs';
+import { startMockApi, SHAPES, FAULT_KINDS, NEXT_FORMS, normalizeFault } from '../scripts/lib/mock.mjs';
 
 const USAGE = `Usage: npm run mock-api -- [options]
 
@@ -13,16 +13,25 @@ Options:
   -n, --count <n>         Number of generated services (default 36)
       --seed <seed>       Seed of the generated data (default 1; same seed, same data)
       --shape <shape>     Listing shape: ${SHAPES.join(', ')} (default array)
-      --envelope-key <k>  Property name for --shape envelope (default data)
+      --envelope-key <k>  Property name for --shape envelope, and of the records in pages (default data)
+      --page-size <n>     Answer in pages of n records (?page=1, 2, ...; default: one answer)
+      --next-form <f>     Where a page says where the next one is: ${NEXT_FORMS.join(', ')}
+                          (default next; link-header: Link: <url>; rel="next", body in --shape)
+      --next-url <u>      absolute (default) or relative next-page URLs
       --fault <fault>     Misbehave: status:<code> (or just <code>), ${FAULT_KINDS.filter((k) => !['status', 'redirect', 'raw'].includes(k)).join(', ')}
       --retry-after <s>   Retry-After header for --fault status:<code> (e.g. 429)
+      --fault-times <n>   The fault answers n authorised listings, then the mock answers normally
+      --fault-page <n>    The fault answers only requests for page n (with --page-size)
       --delay <ms>        Delay every API answer
       --json              Print one JSON line {url, apiKey, port, servicesUrl} instead of the banner
   -q, --quiet             Do not log requests
   -h, --help              Show this help
 
 Change the running mock without restarting (no key needed):
-  curl -s -X POST <url>/__mock/config -d '{"fault":{"status":503}}'     (also shape, delayMs; fault null clears)
+  curl -s -X POST <url>/__mock/config -d '{"fault":{"status":503}}'     (fault null clears)
+  curl -s -X POST <url>/__mock/config -d '{"fault":{"status":429,"retryAfter":1,"times":2}}'
+  curl -s -X POST <url>/__mock/config -d '{"pageSize":25,"nextForm":"meta.next","nextUrl":"relative"}'
+  (config keys: shape, envelopeKey, fault, delayMs, pageSize, nextForm, nextUrl)
   curl -s -X PATCH <url>/__mock/services/<id> -d '{"values":{"values":{"status":"suspended"}}}'
   curl -s -X POST <url>/__mock/reset
   Also: GET /__mock/config, GET|PUT|POST /__mock/services, DELETE /__mock/services/<id>,
@@ -32,6 +41,8 @@ Examples:
   npm run mock-api -- --port 8787 --key my-test-key
   npm run mock-api -- --shape envelope --envelope-key services
   npm run mock-api -- --fault status:429 --retry-after 30
+  npm run mock-api -- --fault status:503 --retry-after 1 --fault-times 2   (fails twice, then succeeds)
+  npm run mock-api -- --count 250 --page-size 100 --next-form link-header --next-url relative
   npm run mock-api -- --fault html`;
 
 function fail(message) {
@@ -58,6 +69,11 @@ try {
       'envelope-key': { type: 'string' },
       fault: { type: 'string' },
       'retry-after': { type: 'string' },
+      'fault-times': { type: 'string' },
+      'fault-page': { type: 'string' },
+      'page-size': { type: 'string' },
+      'next-form': { type: 'string' },
+      'next-url': { type: 'string' },
       delay: { type: 'string' },
       json: { type: 'boolean', default: false },
       quiet: { type: 'boolean', short: 'q', default: false },
@@ -80,7 +96,16 @@ const options = {
   count: integer('--count', args.count, 0, 10_000_000) ?? 36,
   seed: args.seed ?? 1,
   delayMs: integer('--delay', args.delay, 0, 3_600_000) ?? 0,
+  pageSize: integer('--page-size', args['page-size'], 1, 10_000_000) ?? 0,
 };
+if (args['next-form'] !== undefined) {
+  if (!NEXT_FORMS.includes(args['next-form'])) fail(`--next-form must be one of ${NEXT_FORMS.join(', ')}`);
+  options.nextForm = args['next-form'];
+}
+if (args['next-url'] !== undefined) {
+  if (!['absolute', 'relative'].includes(args['next-url'])) fail('--next-url must be absolute or relative');
+  options.nextUrl = args['next-url'];
+}
 if (options.apiKey !== undefined && !/^\S+$/.test(options.apiKey)) fail('--key must not be empty or contain spaces');
 if (args.shape !== undefined) {
   if (!SHAPES.includes(args.shape)) fail(`--shape must be one of ${SHAPES.join(', ')}`);
@@ -97,8 +122,14 @@ if (args.fault !== undefined) {
     if (options.fault?.kind !== 'status') fail('--retry-after needs --fault status:<code>');
     options.fault.retryAfter = args['retry-after'];
   }
-} else if (args['retry-after'] !== undefined) {
-  fail('--retry-after needs --fault status:<code>');
+  const times = integer('--fault-times', args['fault-times'], 1, 1_000_000);
+  if (times !== undefined) options.fault = { ...options.fault, times };
+  const page = integer('--fault-page', args['fault-page'], 1, 1_000_000);
+  if (page !== undefined) options.fault = { ...options.fault, page };
+} else {
+  for (const flag of ['retry-after', 'fault-times', 'fault-page']) {
+    if (args[flag] !== undefined) fail(`--${flag} needs --fault`);
+  }
 }
 
 let mock;
@@ -138,7 +169,8 @@ if (args.json) {
       `  Base URL : ${mock.url}`,
       `  API key  : ${mock.apiKey}`,
       `  Data     : ${options.count} services, seed ${options.seed}, shape ${shape}, fault ${fault}` +
-        (config.delayMs ? `, delay ${config.delayMs} ms` : ''),
+        (config.delayMs ? `, delay ${config.delayMs} ms` : '') +
+        (config.pageSize ? `, pages of ${config.pageSize} (next page: ${config.nextForm}, ${config.nextUrl} URL)` : ''),
       '',
       'Try it:',
       `  curl -s -H "Authorization: Bearer ${mock.apiKey}" ${mock.servicesUrl}`,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check the project has, in order, ending with one line CI reads:
 // "N passed, N failed". Unit tests count per jest test, the real-n8n suite per assertion, and
-// typecheck, lint and the package scan count one each. SKIP_E2E=1 leaves out the real-n8n suite
+// typecheck, lint and the release check (which includes n8n's package scan) count one each. SKIP_E2E=1 leaves out the real-n8n suite
 // (it installs n8n on first use, see README); CI never sets it.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ async function suite(label, command, args, summaryFile, readCounts) {
 
 await check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 await check('lint', 'npx', ['eslint', '.']);
-await check('package scan (n8n scanner lint, source and tarball)', 'node', ['scripts/scan-package.mjs']);
+await check('release check (versions agree, package.json, tarball, n8n scanner lint on source and tarball)', 'node', ['scripts/release-check.mjs']);
 
 const jestSummary = join(tmp, 'jest-summary.json');
 await suite('unit and engine tests (jest)', 'npx', ['jest', '--ci', '--json', `--outputFile=${jestSummary}`], jestSummary, (json) => ({

@@ -120,12 +120,12 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
     };
   }
 
-  function createWorkflow(nodes, staticData) {
+  function createWorkflow(nodes, staticData, connections = {}) {
     return new Workflow({
       id: 'test-workflow',
       name: 'test',
       nodes,
-      connections: {},
+      connections,
       active: false,
       nodeTypes,
       staticData,
@@ -153,7 +153,7 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
    * n8n keeps of the run, as JSON: where to look for leaked secrets) is computed on first read, so
    * the benchmark does not pay for it.
    */
-  async function execute({ workflow, node, mode = 'manual', credentials, main }) {
+  async function execute({ workflow, node, mode = 'manual', credentials, main, outputNode = node.name }) {
     const hooks = createHooks(mode, node);
     const finished = new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
     const runExecutionData = createRunExecutionData({
@@ -161,7 +161,7 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
     });
     await new WorkflowExecute(createAdditionalData(credentials, hooks), mode, runExecutionData).processRunExecutionData(workflow);
     const run = await finished;
-    const taskData = run.data.resultData.runData[node.name]?.[0];
+    const taskData = run.data.resultData.runData[outputNode]?.[0];
     let serialized;
     return {
       items: taskData?.data?.main?.[0] ?? [],
@@ -182,7 +182,23 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
     return await execute({ workflow: createWorkflow([node]), node, credentials, main });
   }
 
-  return { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, runNode };
+  /**
+   * Executes `nodes` connected one after the other (as one manual execution); returns the last
+   * node's output, or the error of the node that failed.
+   */
+  async function runChain({ nodes, credentials, inputItems = [{}] }) {
+    const connections = {};
+    for (let i = 0; i < nodes.length - 1; i++) {
+      connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+    }
+    const main = [inputItems.map((json, index) => ({ json, pairedItem: { item: index } }))];
+    const workflow = createWorkflow(nodes, undefined, connections);
+    const result = await execute({ workflow, node: nodes[0], credentials, main, outputNode: nodes[nodes.length - 1].name });
+    const failed = nodes.map((n) => result.run.data.resultData.runData[n.name]?.[0]?.error).find(Boolean);
+    return failed && !result.error ? { ...result, error: failed } : result;
+  }
+
+  return { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, runNode, runChain };
 }
 
 module.exports = { createEngine, TestCredentialsHelper };

@@ -4,6 +4,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
+	IConnections,
 	INode,
 	INodeExecutionData,
 	INodeType,
@@ -44,7 +45,7 @@ export interface Engine {
 	nodeTypes: INodeTypes;
 	registerNodeType(typeName: string, nodeType: INodeType | IVersionedNodeType): void;
 	createAdditionalData(credentials: IDataObject | undefined, hooks: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData;
-	createWorkflow(nodes: INode[], staticData?: IDataObject): Workflow;
+	createWorkflow(nodes: INode[], staticData?: IDataObject, connections?: IConnections): Workflow;
 	createHooks(mode: WorkflowExecuteMode, node: INode): ExecutionLifecycleHooks;
 	execute(options: {
 		workflow: Workflow;
@@ -52,8 +53,12 @@ export interface Engine {
 		mode?: WorkflowExecuteMode;
 		credentials?: IDataObject;
 		main: INodeExecutionData[][];
+		/** Whose output `items` holds (default: `node`). */
+		outputNode?: string;
 	}): Promise<NodeRunResult>;
 	runNode(options: { node: INode; credentials?: IDataObject; inputItems?: IDataObject[] }): Promise<NodeRunResult>;
+	/** `nodes` connected in order, one manual execution; the last node's items. */
+	runChain(options: { nodes: INode[]; credentials?: IDataObject; inputItems?: IDataObject[] }): Promise<NodeRunResult>;
 }
 
 export declare function createEngine(options: {

@@ -3,7 +3,7 @@
 import { onCleanup } from './cleanup.mjs';
 import mockApi from './mock-api/server.cjs';
 
-export const { startMockApi, generateServices, normalizeFault, API_PATH, SHAPES, FAULT_KINDS } = mockApi;
+export const { startMockApi, generateServices, normalizeFault, API_PATH, SHAPES, FAULT_KINDS, NEXT_FORMS } = mockApi;
 
 /** The mock module itself (kept for callers written when the mock was loaded dynamically). */
 export async function loadMock() {

@@ -8,13 +8,16 @@ import { createInterface } from 'node:readline';
 
 import {
   FAULT_KINDS,
+  NEXT_FORMS,
   generateServices,
   startMockApi,
   type MockApi,
+  type MockNextForm,
   type MockServiceRecord,
 } from '../../scripts/lib/mock-api/server.cjs';
 
 const repoRoot = join(__dirname, '..', '..');
+const DEFAULT_CONFIG = { shape: 'array', envelopeKey: 'data', fault: null, delayMs: 0, pageSize: 0, nextForm: 'next', nextUrl: 'absolute' };
 
 type Opts = { key?: string | null; path?: string; method?: string; headers?: Record<string, string> };
 
@@ -358,14 +361,131 @@ describe('mock platform API', () => {
     });
   });
 
+  describe('pages', () => {
+    type Page = { status: number; next: string | null; ids: string[]; body: any };
+    /** Reads one page the way a client must: the records, and the next URL from the form in use. */
+    async function readPage(url: string, form: MockNextForm): Promise<Page> {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${mock.apiKey}` } });
+      const body = (await res.json()) as any;
+      const records: MockServiceRecord[] = Array.isArray(body) ? body : body.data;
+      let next: string | null;
+      if (form === 'link-header') next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+      else if (form === 'links.next.href') next = body.links.next?.href ?? null;
+      else next = form.split('.').reduce((v: any, k) => v?.[k], body) ?? null;
+      return { status: res.status, next, ids: records.map((r) => r.id_service), body };
+    }
+    async function readAll(form: MockNextForm): Promise<{ ids: string[]; nexts: string[] }> {
+      const ids: string[] = [];
+      const nexts: string[] = [];
+      let url: string | null = mock.servicesUrl;
+      while (url) {
+        const page = await readPage(url, form);
+        expect(page.status).toBe(200);
+        ids.push(...page.ids);
+        if (page.next) nexts.push(page.next);
+        url = page.next && new URL(page.next, mock.url).href;
+      }
+      return { ids, nexts };
+    }
+
+    it('offers each next-page form the node follows', () => {
+      expect([...NEXT_FORMS].sort()).toEqual(
+        ['link-header', 'links.next', 'links.next.href', 'meta.next', 'next', 'next_page_url', 'pagination.next'].sort(),
+      );
+    });
+
+    for (const form of NEXT_FORMS) {
+      for (const nextUrl of ['absolute', 'relative'] as const) {
+        it(`${form}, ${nextUrl} URLs: following next gives every record once, in order`, async () => {
+          mock.setConfig({ pageSize: 10, nextForm: form, nextUrl });
+          const { ids, nexts } = await readAll(form);
+          expect(ids).toEqual(mock.getServices().map((r) => r.id_service));
+          expect(nexts).toHaveLength(3); // 36 records in pages of 10: 4 pages
+          for (const n of nexts) {
+            if (nextUrl === 'absolute') expect(n).toMatch(new RegExp(`^${mock.url}/v2026/services\\?page=\\d$`));
+            else expect(n).toMatch(/^\/v2026\/services\?page=\d$/);
+          }
+        });
+      }
+    }
+
+    it('the last page says there is no next page; a page past the end is empty', async () => {
+      mock.setConfig({ pageSize: 10, nextForm: 'meta.next' });
+      const last = await readPage(`${mock.servicesUrl}?page=4`, 'meta.next');
+      expect(last.ids).toHaveLength(6);
+      expect(last.body.meta).toEqual({ page: 4, per_page: 10, total: 36, next: null });
+      const past = await readPage(`${mock.servicesUrl}?page=9`, 'meta.next');
+      expect(past.ids).toEqual([]);
+      mock.setConfig({ nextForm: 'link-header' });
+      const res = await fetch(`${mock.servicesUrl}?page=4`, { headers: { authorization: `Bearer ${mock.apiKey}` } });
+      expect(res.headers.get('link')).toBeNull();
+    });
+
+    it('records sit under envelopeKey next to the metadata (data, items, results, services)', async () => {
+      for (const key of ['items', 'results', 'services']) {
+        mock.setConfig({ pageSize: 5, nextForm: 'next_page_url', envelopeKey: key });
+        const body = (await listing(mock)) as Record<string, unknown>;
+        expect(Object.keys(body).sort()).toEqual([key, 'current_page', 'next_page_url', 'per_page', 'total'].sort());
+        expect(body[key]).toHaveLength(5);
+      }
+    });
+
+    it('link-header pages keep the configured shape', async () => {
+      mock.setConfig({ pageSize: 7, nextForm: 'link-header', shape: 'envelope', envelopeKey: 'items' });
+      const body = (await listing(mock)) as { items: unknown[] };
+      expect(Object.keys(body)).toEqual(['items']);
+      expect(body.items).toHaveLength(7);
+    });
+
+    it('a bad page number is a 400; pageSize 0 turns paging off', async () => {
+      mock.setConfig({ pageSize: 10 });
+      expect((await call(mock, { path: '/v2026/services?page=0' })).status).toBe(400);
+      expect((await call(mock, { path: '/v2026/services?page=abc' })).status).toBe(400);
+      mock.setConfig({ pageSize: 0 });
+      expect(await listing(mock)).toHaveLength(36);
+    });
+
+    it('refuses invalid paging config', () => {
+      expect(() => mock.setConfig({ pageSize: -1 })).toThrow(/pageSize/);
+      expect(() => mock.setConfig({ nextForm: 'cursor' as MockNextForm })).toThrow(/nextForm/);
+      expect(() => mock.setConfig({ nextUrl: 'protocol-relative' as 'absolute' })).toThrow(/nextUrl/);
+      expect(() => mock.setConfig({ fault: { status: 503, page: 0 } })).toThrow(/fault.page/);
+    });
+
+    it('a fault with page fails only that page (a failure on page 3 of 4)', async () => {
+      mock.setConfig({ pageSize: 10, nextForm: 'next', fault: { status: 503, page: 3 } });
+      expect((await call(mock, { path: '/v2026/services?page=2' })).status).toBe(200);
+      expect((await call(mock, { path: '/v2026/services?page=3' })).status).toBe(503);
+      expect((await call(mock, { path: '/v2026/services?page=4' })).status).toBe(200);
+    });
+  });
+
+  describe('fail N times, then succeed (rate limits, transient errors)', () => {
+    for (const status of [429, 503]) {
+      it(`${status} with Retry-After twice, then the listing (module API)`, async () => {
+        mock.setConfig({ fault: { status, retryAfter: 1, times: 2 } });
+        for (let i = 0; i < 2; i++) {
+          const res = await call(mock);
+          expect(res.status).toBe(status);
+          expect(res.headers.get('retry-after')).toBe('1');
+        }
+        expect(await listing(mock)).toHaveLength(36);
+        expect(mock.requests.map((r) => r.status)).toEqual([status, status, 200]);
+      });
+    }
+
+    it('the same through the admin API, and counted per page request when paging', async () => {
+      const res = await admin(mock, 'POST', 'config', { pageSize: 20, fault: { status: 429, retryAfter: 2, times: 1 } });
+      expect(await res.json()).toMatchObject({ pageSize: 20, fault: { status: 429, retryAfter: 2, times: 1 } });
+      expect((await call(mock)).status).toBe(429);
+      expect((await call(mock)).status).toBe(200);
+      expect((await call(mock, { path: '/v2026/services?page=2' })).status).toBe(200);
+    });
+  });
+
   describe('admin endpoints', () => {
     it('GET and POST /__mock/config', async () => {
-      expect(await (await admin(mock, 'GET', 'config')).json()).toEqual({
-        shape: 'array',
-        envelopeKey: 'data',
-        fault: null,
-        delayMs: 0,
-      });
+      expect(await (await admin(mock, 'GET', 'config')).json()).toEqual(DEFAULT_CONFIG);
       const res = await admin(mock, 'POST', 'config', { shape: 'map', fault: { status: 503 } });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ shape: 'map', fault: { kind: 'status', status: 503 } });
@@ -439,7 +559,7 @@ describe('mock platform API', () => {
       const res = await admin(mock, 'POST', 'reset');
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ ok: true, count: 36 });
-      expect(mock.getConfig()).toEqual({ shape: 'array', envelopeKey: 'data', fault: null, delayMs: 0 });
+      expect(mock.getConfig()).toEqual(DEFAULT_CONFIG);
       expect(mock.requests).toHaveLength(0);
       expect(await listing(mock)).toEqual(initial);
     });
@@ -561,6 +681,32 @@ describe('ESM entry and CLI', () => {
     }
   });
 
+  it('mock/cli.mjs pages and fails N times from its flags', async () => {
+    const child = spawn(
+      process.execPath,
+      ['mock/cli.mjs', '--json', '--quiet', '--count', '5', '--page-size', '2', '--next-form', 'link-header', '--next-url', 'relative',
+        '--fault', 'status:429', '--retry-after', '1', '--fault-times', '2', '--port', '0'],
+      { cwd: repoRoot, env: { ...process.env, MOCK_API_KEY: 'cli-key' } },
+    );
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`CLI exited early with ${code}`)));
+      });
+      const info = JSON.parse(line) as { url: string; servicesUrl: string };
+      const get = (url: string) => fetch(url, { headers: { authorization: 'Bearer cli-key' } });
+      expect((await get(info.servicesUrl)).status).toBe(429);
+      const second = await get(info.servicesUrl);
+      expect([second.status, second.headers.get('retry-after')]).toEqual([429, '1']);
+      const first = await get(info.servicesUrl);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('link')).toBe('</v2026/services?page=2>; rel="next"');
+      expect(await first.json()).toHaveLength(2);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('mock/cli.mjs --help prints usage and bad flags exit 2', async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
@@ -576,5 +722,14 @@ describe('ESM entry and CLI', () => {
     const bad = await run(['--fault', 'explode']);
     expect(bad.code).toBe(2);
     expect(bad.out).toMatch(/unknown fault kind/);
+    for (const [args, message] of [
+      [['--fault-times', '2'], /--fault-times needs --fault/],
+      [['--next-form', 'cursor'], /--next-form must be one of/],
+      [['--page-size', '0'], /--page-size must be an integer from 1/],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code).toBe(2);
+      expect(r.out).toMatch(message);
+    }
   });
 });

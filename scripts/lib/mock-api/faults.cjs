@@ -42,6 +42,9 @@ function normalizeFault(fault) {
   if (f.times !== undefined && !(Number.isInteger(f.times) && f.times > 0)) {
     throw new TypeError('fault.times must be a positive integer');
   }
+  if (f.page !== undefined && !(Number.isInteger(f.page) && f.page > 0)) {
+    throw new TypeError('fault.page must be a positive integer');
+  }
   return f;
 }
 

@@ -11,10 +11,12 @@ const crypto = require('node:crypto');
 const { generateServices } = require('./data.cjs');
 const { ADMIN_PREFIX, handleAdmin } = require('./admin.cjs');
 const { FAULT_KINDS, normalizeFault } = require('./faults.cjs');
-const { API_PATH, SHAPES, createListing } = require('./listing.cjs');
+const { API_PATH, NEXT_FORMS, NEXT_URLS, SHAPES, createListing } = require('./listing.cjs');
 const { errorBody, isPlainObject, sendJson } = require('./respond.cjs');
 
 const DEFAULT_MAX_REQUESTS = 1000;
+const DEFAULT_CONFIG = { shape: 'array', envelopeKey: 'data', fault: null, delayMs: 0, pageSize: 0, nextForm: 'next', nextUrl: 'absolute' };
+const CONFIG_KEYS = Object.keys(DEFAULT_CONFIG);
 
 function normalizeConfig(base, partial) {
   const next = { ...base };
@@ -32,8 +34,18 @@ function normalizeConfig(base, partial) {
       const d = Number(v ?? 0);
       if (!Number.isFinite(d) || d < 0) throw new TypeError('delayMs must be a number >= 0');
       next.delayMs = d;
+    } else if (k === 'pageSize') {
+      const n = v === null ? 0 : Number(v);
+      if (!Number.isInteger(n) || n < 0) throw new TypeError('pageSize must be a whole number >= 1 (0 or null: one page)');
+      next.pageSize = n;
+    } else if (k === 'nextForm') {
+      if (!NEXT_FORMS.includes(v)) throw new TypeError(`nextForm must be one of ${NEXT_FORMS.join(', ')}`);
+      next.nextForm = v;
+    } else if (k === 'nextUrl') {
+      if (!NEXT_URLS.includes(v)) throw new TypeError(`nextUrl must be one of ${NEXT_URLS.join(', ')}`);
+      next.nextUrl = v;
     } else {
-      throw new TypeError(`unknown config key "${k}"; known: shape, envelopeKey, fault, delayMs`);
+      throw new TypeError(`unknown config key "${k}"; known: ${CONFIG_KEYS.join(', ')}`);
     }
   }
   return next;
@@ -44,13 +56,8 @@ function normalizeConfig(base, partial) {
  */
 async function startMockApi(options = {}) {
   const initialConfig = normalizeConfig(
-    { shape: 'array', envelopeKey: 'data', fault: null, delayMs: 0 },
-    {
-      ...(options.shape !== undefined && { shape: options.shape }),
-      ...(options.envelopeKey !== undefined && { envelopeKey: options.envelopeKey }),
-      ...(options.fault !== undefined && { fault: options.fault }),
-      ...(options.delayMs !== undefined && { delayMs: options.delayMs }),
-    },
+    DEFAULT_CONFIG,
+    Object.fromEntries(CONFIG_KEYS.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])),
   );
   const count = options.count ?? 36;
   const seed = options.seed ?? 1;
@@ -111,10 +118,11 @@ async function startMockApi(options = {}) {
     });
   });
   const port = server.address().port;
+  state.origin = `http://127.0.0.1:${port}`;
 
   const handle = {
-    url: `http://127.0.0.1:${port}`,
-    servicesUrl: `http://127.0.0.1:${port}${API_PATH}`,
+    url: state.origin,
+    servicesUrl: `${state.origin}${API_PATH}`,
     apiKey: state.apiKey,
     port,
     server,
@@ -160,4 +168,4 @@ async function startMockApi(options = {}) {
   return handle;
 }
 
-module.exports = { startMockApi, generateServices, normalizeFault, API_PATH, SHAPES, FAULT_KINDS };
+module.exports = { startMockApi, generateServices, normalizeFault, API_PATH, SHAPES, FAULT_KINDS, NEXT_FORMS };

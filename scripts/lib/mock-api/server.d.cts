@@ -43,13 +43,23 @@ export interface MockFault {
   contentType?: string;
   /** Apply to this many authorised listings, then answer normally again. */
   times?: number;
+  /** Apply only to requests for this page (`?page=`, 1-based; with `pageSize`). */
+  page?: number;
 }
+
+/** Where a paged answer gives the next page's URL ('link-header': `Link: <url>; rel="next"`). */
+export type MockNextForm =
+  | 'next' | 'links.next' | 'links.next.href' | 'next_page_url' | 'meta.next' | 'pagination.next' | 'link-header';
 
 export interface MockConfig {
   shape: MockShape;
   envelopeKey: string;
   fault: MockFault | null;
   delayMs: number;
+  /** Records per page (`?page=1, 2, ...`); 0 = the whole listing in one answer. */
+  pageSize: number;
+  nextForm: MockNextForm;
+  nextUrl: 'absolute' | 'relative';
 }
 
 export interface MockConfigInput {
@@ -58,6 +68,10 @@ export interface MockConfigInput {
   /** Object, CLI-style string ('html', 'status:503', '503') or null to clear. */
   fault?: MockFault | string | number | null;
   delayMs?: number;
+  /** 0 or null: no pages. Body forms put the records under `envelopeKey` next to the paging metadata. */
+  pageSize?: number | null;
+  nextForm?: MockNextForm;
+  nextUrl?: 'absolute' | 'relative';
 }
 
 export interface MockApiOptions extends MockConfigInput {
@@ -121,3 +135,4 @@ export declare function normalizeFault(fault: MockConfigInput['fault']): MockFau
 export declare const API_PATH: '/v2026/services';
 export declare const SHAPES: readonly MockShape[];
 export declare const FAULT_KINDS: readonly MockFaultKind[];
+export declare const NEXT_FORMS: readonly MockNextForm[];
