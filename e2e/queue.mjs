@@ -190,6 +190,7 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		// The dead worker's jobs (started, or taken from the queue and not yet logged): at most its
 		// concurrency, each ended by n8n, none started twice.
 		assert.ok(taken.length >= loggedByVictim.length && taken.length <= victim.concurrency, `${taken.length} executions neither succeeded on ${survivor.label} nor were within the killed worker's ${victim.concurrency} slots`);
+		assert.deepEqual(execs.filter((x) => (ran[String(x.id)] ?? []).length > 1).map((x) => x.id), [], 'started on both workers');
 		const fate = await Promise.all(taken.map((x) => describeExecution(cluster, x)));
 		report.killedWorker = { executions: KILL_BATCH, finishedOnOtherWorker: onSurvivor.length, heldByKilledWorker: fate };
 		log(`    ${onSurvivor.length} finished on ${survivor.label}; the killed worker's ${taken.length}:\n${fate.map((f) => `      ${f}`).join('\n')}`);
