@@ -61,7 +61,9 @@ function baseline(baseUrl) {
 	return new Promise((resolve, reject) => {
 		const request = http.get(
 			`${baseUrl}/v2026/services`,
-			{ headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } },
+			// A connection of its own: a kept-alive socket idle for longer than the server's 5 s (the
+			// List runs in between take that long on a loaded machine) ends in "socket hang up".
+			{ headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' }, agent: false },
 			(response) => {
 				const chunks = [];
 				response.on('data', (chunk) => chunks.push(chunk));
