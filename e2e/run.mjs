@@ -19,6 +19,7 @@ import { tarballProblems } from '../scripts/lib/package-checks.mjs';
 import { Suite } from './harness.mjs';
 import { LINE_GROUPS, runLineSuite } from './suite.mjs';
 import { runBrowserGroup } from './browser.mjs';
+import { runQueueSuite } from './queue.mjs';
 
 /**
  * The e2e suites. Each runs once per n8n line it supports (`lines`, of those --n8n asks for), as a
@@ -31,6 +32,8 @@ const SUITES = [
 	{ name: 'line', label: (version) => `n8n ${version}`, groups: LINE_GROUPS, lines: [2, 1], run: runLineSuite },
 	// The real editor in headless Chromium, on its own n8n (Community Nodes install).
 	{ name: 'browser', label: (version) => `browser, n8n ${version}`, groups: [], lines: [2, 1], run: runBrowserGroup },
+	// n8n 2.x queue mode: Redis, PostgreSQL 15, a main and two workers of its own (issue 12).
+	{ name: 'queue', label: (version) => `n8n ${version} queue mode`, groups: ['queue'], lines: [2], run: runQueueSuite },
 ];
 
 const selected = (suite, only) => !only || only.test(suite.name) || suite.groups.some((g) => only.test(g));
