@@ -50,8 +50,9 @@ export function simplifiedFromStored(id: string, values: StoredValues): Simplifi
 
 /**
  * Reads the snapshot from the node's static data. Returns undefined when there is none (first poll),
- * when it was taken with another credential, or when it is not in the format this version writes:
- * the trigger then takes a new baseline rather than guess, which can never invent events.
+ * when it was taken with another credential, or when it is in neither format this version reads
+ * (version 1 of package 0.1.0, or version 2 with any set of field names) or is damaged: the trigger
+ * then takes a new baseline rather than guess, which can never invent events.
  */
 export function readSnapshot(staticData: IDataObject, credentialId: string | null): ServiceSnapshot | undefined {
 	const storedFields =
