@@ -153,11 +153,13 @@ function recordSchemaOf(fields: readonly ServiceFieldDeclaration[]): z.ZodType<S
 	return z.object({ id_service: z.string().min(1), ...shapeOf(root) }).passthrough() as never;
 }
 
+const { containerParents, containerKeys, fieldKeys, fieldContainers, fieldLeaves, fieldIsInteger } = FIELD_LAYOUT;
+
 /**
  * The objects of the record being looked at, by FIELD_LAYOUT container index (undefined: absent).
  * Shared and cleared after each use, so the per-record checks allocate nothing.
  */
-const containerScratch: Array<Record<string, unknown> | undefined> = new Array(FIELD_LAYOUT.containers.length).fill(undefined);
+const containerScratch: Array<Record<string, unknown> | undefined> = new Array(containerKeys.length).fill(undefined);
 
 /**
  * True only for records `serviceRecordSchema` accepts, and for every JSON value it accepts (checked
@@ -176,11 +178,10 @@ export function isValidServiceRecordFast(record: unknown): boolean {
  * anything but an object counts as absent.
  */
 function resolveContainers(record: Record<string, unknown>, strict: boolean): boolean {
-	const { containers } = FIELD_LAYOUT;
-	for (let index = 0; index < containers.length; index++) {
-		const { parent, key } = containers[index];
+	for (let index = 0; index < containerKeys.length; index++) {
+		const parent = containerParents[index];
 		const holder = parent < 0 ? record : containerScratch[parent];
-		const value = holder === undefined ? undefined : holder[key];
+		const value = holder === undefined ? undefined : holder[containerKeys[index]];
 		if (value === undefined || value === null) {
 			containerScratch[index] = undefined;
 		} else if (strict ? isJsonObject(value) : typeof value === 'object') {
@@ -199,14 +200,13 @@ function clearContainers(): void {
 }
 
 function fieldsHaveDeclaredTypes(record: Record<string, unknown>): boolean {
-	const { fields } = FIELD_LAYOUT;
-	for (let index = 0; index < fields.length; index++) {
-		const { container, leaf, type } = fields[index];
+	for (let index = 0; index < fieldLeaves.length; index++) {
+		const container = fieldContainers[index];
 		const holder = container < 0 ? record : containerScratch[container];
 		if (holder === undefined) continue;
-		const value = holder[leaf];
+		const value = holder[fieldLeaves[index]];
 		if (value === undefined || value === null) continue;
-		if (type === 'string' ? typeof value !== 'string' : typeof value !== 'number' || !Number.isInteger(value)) return false;
+		if (fieldIsInteger[index] ? !Number.isInteger(value) : typeof value !== 'string') return false;
 	}
 	return true;
 }
@@ -221,7 +221,7 @@ function fail(message: string, description: string): never {
  * one to `{}` costs several times more.
  */
 const SIMPLIFIED_TEMPLATE: Readonly<Record<string, ServiceFieldValue>> = JSON.parse(
-	JSON.stringify(Object.fromEntries([['id_service', null], ...FIELD_LAYOUT.fields.map((field) => [field.key, null])])),
+	JSON.stringify(Object.fromEntries([['id_service', null], ...fieldKeys.map((key) => [key, null])])),
 );
 
 /** Simplify: one flat object per service, fields in declaration order; a field the record lacks is null. */
@@ -229,13 +229,12 @@ export function simplifyServiceRecord(record: ServiceRecord): SimplifiedService 
 	resolveContainers(record, false);
 	const simplified: Record<string, ServiceFieldValue> = { ...SIMPLIFIED_TEMPLATE };
 	simplified.id_service = record.id_service;
-	const { fields } = FIELD_LAYOUT;
-	for (let index = 0; index < fields.length; index++) {
-		const { key, container, leaf } = fields[index];
+	for (let index = 0; index < fieldLeaves.length; index++) {
+		const container = fieldContainers[index];
 		const holder = container < 0 ? record : containerScratch[container];
 		if (holder === undefined) continue;
-		const value = holder[leaf] as ServiceFieldValue | undefined;
-		if (value !== undefined && value !== null) simplified[key] = value;
+		const value = holder[fieldLeaves[index]] as ServiceFieldValue | undefined;
+		if (value !== undefined && value !== null) simplified[fieldKeys[index]] = value;
 	}
 	clearContainers();
 	return simplified as SimplifiedService;
