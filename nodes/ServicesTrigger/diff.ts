@@ -133,20 +133,22 @@ const CHANGE_EVENT_NAMES: readonly ChangeEventName[] = ['statusChanged', 'specsC
 function changedFields(event: ChangeEventName, before: StoredValues, now: StoredValues): PreviousValues | undefined {
 	const differs = (index: number) => before[index] !== undefined && before[index] !== now[index];
 	const bothNull = (index: number) => before[index] === null && now[index] === null;
-	const changedKeys = new Set<string>();
+	// Created only when something changed: most services of most polls have no change.
+	let changedKeys: Set<string> | undefined;
 	SERVICE_FIELDS.forEach((field, index) => {
 		if (!('change' in field) || field.change !== event) return;
 		if ('labelOf' in field) {
 			const identifier = FIELD_INDEX[field.labelOf];
-			if (differs(identifier) || (bothNull(identifier) && differs(index))) changedKeys.add(field.labelOf);
+			if (differs(identifier) || (bothNull(identifier) && differs(index))) (changedKeys ??= new Set()).add(field.labelOf);
 		} else if (differs(index)) {
-			changedKeys.add(field.key);
+			(changedKeys ??= new Set()).add(field.key);
 		}
 	});
-	if (changedKeys.size === 0) return undefined;
+	if (changedKeys === undefined) return undefined;
+	const changed = changedKeys;
 	const previous: Record<string, unknown> = {};
 	SERVICE_FIELDS.forEach((field, index) => {
-		if (changedKeys.has(field.key) || ('labelOf' in field && changedKeys.has(field.labelOf))) {
+		if (changed.has(field.key) || ('labelOf' in field && changed.has(field.labelOf))) {
 			previous[field.key] = before[index] ?? null;
 		}
 	});
