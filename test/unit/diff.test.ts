@@ -441,7 +441,7 @@ describe('state: compact format in static data', () => {
 		writeSnapshot(staticData as never, baseline(records), 'abcdefghijklmnop');
 		const size = JSON.stringify(staticData).length;
 		const rawSize = JSON.stringify(records).length;
-		// Measured: 109,942 characters (about 110 bytes per service) for the mock's realistic data
+		// Measured: 109,933 characters (about 110 bytes per service) for the mock's realistic data
 		// (seed 1), against 259,790 for the raw records. The README quotes this number.
 		expect(size).toBeLessThan(120_000);
 		expect(size).toBeLessThan(rawSize / 2);
