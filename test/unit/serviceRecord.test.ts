@@ -1,10 +1,14 @@
+import { SERVICE_FIELDS } from '../../nodes/shared/serviceFields';
 import {
 	describeShape,
 	extractServiceRecords,
+	isValidServiceRecordFast,
+	nestServiceRecord,
+	parseServiceRecord,
 	ServiceResponseError,
 	simplifyServiceRecord,
 } from '../../nodes/shared/serviceRecord';
-import { ALL_NULL, sampleRecords, serviceRecord } from '../harness/fixtures';
+import { ALL_NULL, expectedSimplified, sampleRecords, serviceRecord } from '../harness/fixtures';
 
 function errorOf(body: unknown): ServiceResponseError {
 	try {
@@ -164,9 +168,106 @@ describe('simplifyServiceRecord', () => {
 		});
 	});
 
+	test('keys in the documented order, whatever order the record has', () => {
+		const reordered = JSON.parse(JSON.stringify(sampleRecords[0], Object.keys(sampleRecords[0]).reverse()));
+		const simplified = simplifyServiceRecord({ ...reordered, id_service: 'srv-1' });
+		expect(Object.keys(simplified)).toEqual(Object.keys(ALL_NULL('x')));
+	});
+
+	test('a part that is not an object (only zod-valid records get here, but never a crash) counts as absent', () => {
+		expect(simplifyServiceRecord({ id_service: 'x', values: 'text' } as never)).toEqual(ALL_NULL('x'));
+	});
+
 	test('missing or null parts become null', () => {
 		expect(simplifyServiceRecord({ id_service: 'x', values: { values: { service: { customize: { OS: null } } } } })).toEqual(
 			ALL_NULL('x'),
 		);
+	});
+});
+
+describe('parseServiceRecord (one record, for the listing code)', () => {
+	test('gives back the very record; builds the label only for an error', () => {
+		const label = jest.fn(() => '#1 of 1');
+		expect(parseServiceRecord(sampleRecords[0], label)).toBe(sampleRecords[0]);
+		expect(label).not.toHaveBeenCalled();
+	});
+
+	test('a wrong field is a ServiceResponseError naming the record and the field', () => {
+		const bad = serviceRecord({ id: 'srv-9' }) as Record<string, any>;
+		bad.values.values.service.customize.specifications.GB.ram = '8';
+		let error: unknown;
+		try {
+			parseServiceRecord(bad, () => '#2 of 5');
+		} catch (caught) {
+			error = caught;
+		}
+		expect(error).toBeInstanceOf(ServiceResponseError);
+		expect((error as ServiceResponseError).message).toBe(
+			'Service record #2 of 5 (id_service "srv-9") does not match the documented schema',
+		);
+		expect((error as ServiceResponseError).description).toContain(
+			'Field values.values.service.customize.specifications.GB.ram: expected number, received string "8".',
+		);
+	});
+
+	test('zod accepts what the fast check defers (an object of another prototype) and the record is returned', () => {
+		const record = Object.assign(Object.create({ inherited: true }), { id_service: 'srv-1' });
+		expect(isValidServiceRecordFast(record)).toBe(false);
+		expect(parseServiceRecord(record, () => '#1')).toBe(record);
+	});
+});
+
+describe('the field declaration (SERVICE_FIELDS) drives validation, Simplify and the nested view', () => {
+	const full = serviceRecord({ id: 'srv-1' }) as Record<string, unknown>;
+	const setAt = (record: Record<string, unknown>, path: readonly string[], value: unknown) => {
+		const copy = JSON.parse(JSON.stringify(record));
+		let holder = copy;
+		for (const key of path.slice(0, -1)) holder = holder[key];
+		holder[path[path.length - 1]] = value;
+		return copy;
+	};
+
+	test.each(SERVICE_FIELDS.map((field) => [field.key, field]))('%s: its type is checked at its path, null is absent', (_key, field) => {
+		const wrong = field.type === 'integer' ? 'not a number' : 42;
+		expect(() => parseServiceRecord(setAt(full, field.path, wrong), () => '#1')).toThrow(ServiceResponseError);
+		const error = (() => {
+			try {
+				parseServiceRecord(setAt(full, field.path, wrong), () => '#1');
+			} catch (caught) {
+				return caught as ServiceResponseError;
+			}
+			return undefined;
+		})();
+		expect(error?.description).toContain(`Field ${field.path.join('.')}:`);
+		if (field.type === 'integer') {
+			expect(() => parseServiceRecord(setAt(full, field.path, 1.5), () => '#1')).toThrow(ServiceResponseError);
+		}
+		const absent = setAt(full, field.path, null);
+		expect(parseServiceRecord(absent, () => '#1')).toBe(absent);
+		expect(simplifyServiceRecord(absent)[field.key]).toBeNull();
+	});
+
+	test('the nested view of a simplified service puts every field back at its path', () => {
+		for (const record of sampleRecords) {
+			expect(nestServiceRecord(simplifyServiceRecord(record as never))).toEqual(record);
+		}
+		const nested = nestServiceRecord(ALL_NULL('x'));
+		expect(simplifyServiceRecord(nested)).toEqual(ALL_NULL('x'));
+		expect(isValidServiceRecordFast(nested)).toBe(true);
+		expect(nested).toEqual({
+			id_service: 'x',
+			values: {
+				values: {
+					name: null,
+					alias: null,
+					status: null,
+					service: { customize: { OS: { id: null, name: null }, specifications: { vcores: null, GB: { ram: null, hd: null } } } },
+				},
+			},
+		});
+	});
+
+	test('Simplify agrees with the tests\' independent oracle on the fixtures', () => {
+		for (const record of sampleRecords) expect(simplifyServiceRecord(record as never)).toEqual(expectedSimplified(record));
 	});
 });
