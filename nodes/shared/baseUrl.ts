@@ -3,7 +3,6 @@ import { clip } from './json';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
 export const API_VERSION_SEGMENT = 'v2026';
-export const SERVICES_PATH = `/${API_VERSION_SEGMENT}/services`;
 
 /** A base URL the node must not use; carries a user-facing fix in `description`. */
 export class BaseUrlError extends DescribedError {}

@@ -13,7 +13,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
 import { generateServices } from '../../mock/server.cjs';
-import { extractServiceRecords } from '../../nodes/shared/serviceRecord';
+import { extractServiceRecords } from '../../nodes/shared/listing';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
 import { runNode, servicesNode } from '../harness/workflow';

@@ -7,14 +7,9 @@
 import fc from 'fast-check';
 import nock from 'nock';
 
+import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
 import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
-import {
-	extractServiceRecords,
-	isValidServiceRecordFast,
-	serviceRecordSchema,
-	ServiceResponseError,
-	simplifyServiceRecord,
-} from '../../nodes/shared/serviceRecord';
+import { isValidServiceRecordFast, serviceRecordSchema, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
 import { expectedSimplified } from '../harness/fixtures';
 import { runNode, servicesNode } from '../harness/workflow';
 

@@ -6,7 +6,7 @@ import * as service from './service/Service.resource';
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 
 const operations: Record<string, Record<string, Operation>> = {
-	service: { list: service.list.execute },
+	service: { get: service.get.execute, list: service.list.execute },
 };
 
 /**
