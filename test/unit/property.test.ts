@@ -11,6 +11,7 @@ import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/
 import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
 import { isValidServiceRecordFast, serviceRecordSchema, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
 import { expectedSimplified } from '../harness/fixtures';
+import { NEXT_FORMS, pageAnswer, pagePath } from '../harness/pagedApi';
 import { runNode, servicesNode } from '../harness/workflow';
 
 const BASE = 'https://api.example.com';
@@ -305,7 +306,7 @@ describe('through the node (n8n engine, nock)', () => {
 		nock.restore();
 	});
 
-	const api = () => nock(BASE).get(PATH).matchHeader('authorization', `Bearer ${KEY}`);
+	const api = (path = PATH) => nock(BASE).get(path).matchHeader('authorization', `Bearer ${KEY}`);
 
 	test('random valid listings come out intact, raw and simplified', async () => {
 		await fc.assert(
@@ -372,6 +373,34 @@ describe('through the node (n8n engine, nock)', () => {
 				expect(result.serialized).not.toContain(KEY);
 			}),
 			{ numRuns: 80 },
+		);
+	});
+
+	test('any split of a listing into pages, linked in any next form, gives the same items as one page', async () => {
+		const split = fc
+			.tuple(validRecords(12), fc.array(fc.nat(), { maxLength: 5 }), fc.constantFrom(...NEXT_FORMS), fc.boolean())
+			.map(([records, cuts, form, simplify]) => {
+				const at = [...new Set(cuts.map((cut) => cut % (records.length + 1)))].sort((a, b) => a - b);
+				const bounds = [0, ...at, records.length];
+				const pages = bounds.slice(1).map((end, i) => records.slice(bounds[i], end));
+				return { records, pages, form, simplify };
+			});
+		await fc.assert(
+			fc.asyncProperty(split, async ({ records, pages, form, simplify }) => {
+				for (let n = 1; n <= pages.length; n++) {
+					const { body, headers } = pageAnswer(pages, n, form, BASE);
+					api(pagePath(n)).reply(200, JSON.stringify(body), { 'Content-Type': 'application/json', ...headers });
+				}
+				const result = await runNode({
+					node: servicesNode({ simplify, returnAll: true }),
+					credentials: { apiKey: KEY, baseUrl: BASE },
+				});
+				expect(result.error).toBeUndefined();
+				expect(nock.isDone()).toBe(true);
+				const sent = JSON.parse(JSON.stringify(records)) as Array<Record<string, unknown>>;
+				expect(result.items.map((item) => item.json)).toEqual(simplify ? sent.map(expectedSimplified) : sent);
+			}),
+			{ numRuns: 40 },
 		);
 	});
 
