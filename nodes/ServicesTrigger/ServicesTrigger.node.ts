@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/descriptions';
 import { parseServiceFilters } from '../shared/filters';
-import { fetchServiceRecords } from '../shared/listServices';
+import { fetchServiceRecords } from '../shared/listing';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
 import { buildTestEvent, diffServices, formatEvent, parseEvents } from './diff';
@@ -105,7 +105,7 @@ export class ServicesTrigger implements INodeType {
 		// Timeout, Max Response Size and retries; the timeout stays within n8n's poll budget.
 		const limits = asNodeError(() => readRequestLimits.call(this, 0));
 
-		const records = await fetchServiceRecords.call(this, { itemIndex: 0, timeoutMs: limits.timeoutMs });
+		const records = await fetchServiceRecords.call(this, { itemIndex: 0, limits });
 
 		const staticData = this.getWorkflowStaticData('node');
 		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;

@@ -238,16 +238,13 @@ export function nextPageUrl(
 	next: NonNullable<ListingPage['next']>,
 	{ answeredUrl, baseUrl, fetched }: { answeredUrl: string; baseUrl: string; fetched: Set<string> },
 ): string {
-	const shown = clip(next.link, 120);
-	let url: URL;
-	try {
-		url = new URL(next.link, answeredUrl);
-	} catch {
+	if (!URL.canParse(next.link, answeredUrl)) {
 		throw new ServiceResponseError(
-			`The listing's next-page link in ${next.foundIn} is not a valid URL: "${shown}"`,
+			`The listing's next-page link in ${next.foundIn} is not a valid URL: "${clip(next.link, 120)}"`,
 			PROVIDER_HINT,
 		);
 	}
+	const url = new URL(next.link, answeredUrl);
 	url.hash = '';
 	const origin = new URL(baseUrl).origin;
 	if (url.origin !== origin) {

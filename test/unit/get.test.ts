@@ -3,7 +3,7 @@
  * servers on 127.0.0.1 serving a paged listing.
  */
 import { LoadOptionsContext } from 'n8n-core';
-import type { INode, INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { Services } from '../../nodes/Services/Services.node';
 import { expectedSimplified, serviceRecord } from '../harness/fixtures';
@@ -24,7 +24,7 @@ afterEach(async () => {
 	await local.close();
 });
 
-const get = (serviceId: unknown, parameters: INodeParameters = {}, overrides: Partial<INode> = {}, inputItems?: Array<Record<string, unknown>>) =>
+const get = (serviceId: unknown, parameters: INodeParameters = {}, overrides: Partial<INode> = {}, inputItems?: IDataObject[]) =>
 	runNode({
 		node: servicesNode({ operation: 'get', serviceId: serviceId as INodeParameters[string], ...parameters }, overrides),
 		credentials: { apiKey: KEY, baseUrl: local.origin },
@@ -80,9 +80,14 @@ describe('Get', () => {
 		]);
 	});
 
+	test('an empty Service is refused by n8n itself (required) before anything is sent', async () => {
+		await expect(get({ __rl: true, mode: 'list', value: '' })).rejects.toThrow('Parameter "Service" is required');
+		expect(local.seen).toEqual([]);
+	});
+
 	test.each([
-		['an empty locator', { __rl: true, mode: 'list', value: '' }, 'No service chosen'],
 		['spaces', '   ', 'No service chosen'],
+		['an expression giving nothing', '={{ $json.missing }}', 'No service chosen'],
 		['a list from an expression', '={{ ["srv-1"] }}', 'The service ID must be text, not a list'],
 	])('%s is a parameter error before anything is sent', async (_what, serviceId, message) => {
 		const { error } = await get(serviceId);

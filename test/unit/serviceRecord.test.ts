@@ -1,6 +1,6 @@
 import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
 import { simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
-import { ALL_NULL, sampleRecords, serviceRecord } from '../harness/fixtures';
+import { ALL_NULL, serviceRecord } from '../harness/fixtures';
 
 function errorOf(body: unknown): ServiceResponseError {
 	try {

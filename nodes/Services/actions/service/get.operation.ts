@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { requestOptionsProperty, simplifyProperty } from '../../../shared/descriptions';
-import type { ErrorText } from '../../../shared/errors';
 import { clip } from '../../../shared/json';
+import { ParameterError } from '../../../shared/limits';
 import { listServicePages, ServiceNotFoundError } from '../../../shared/listing';
 import type { ServiceRecord } from '../../../shared/serviceRecord';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
@@ -48,9 +47,6 @@ export const description: INodeProperties[] = [
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const serviceId = readServiceId(this.getNodeParameter('serviceId', itemIndex, '', { extractValue: true }));
-	if (typeof serviceId !== 'string') {
-		throw new NodeOperationError(this.getNode(), serviceId.message, { description: serviceId.description, itemIndex });
-	}
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
 	const session = await openApiSession.call(this, { itemIndex, limits: readRequestLimits.call(this, itemIndex) });
@@ -78,15 +74,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
  * The id from the resource locator, or from a plain string (an expression or an AI tool may give one
  * instead of the locator object). Surrounding spaces are dropped: ids never have them, pasted text does.
  */
-function readServiceId(value: unknown): string | ErrorText {
+function readServiceId(value: unknown): string {
 	const raw = typeof value === 'number' ? String(value) : value;
 	if (typeof raw === 'string' && raw.trim() !== '') return raw.trim();
-	return {
-		message:
-			raw === undefined || raw === null || typeof raw === 'string'
-				? 'No service chosen'
-				: `The service ID must be text, not ${Array.isArray(raw) ? 'a list' : typeof raw}`,
-		description:
-			'Pick a service from the list under "Service", or choose "By ID" and enter its id_service (e.g. srv-10014). An expression must give the id as text.',
-	};
+	throw new ParameterError(
+		raw === undefined || raw === null || typeof raw === 'string'
+			? 'No service chosen'
+			: `The service ID must be text, not ${Array.isArray(raw) ? 'a list' : typeof raw}`,
+		'Pick a service from the list under "Service", or choose "By ID" and enter its id_service (e.g. srv-10014). An expression must give the id as text.',
+	);
 }

@@ -4,7 +4,7 @@ import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from
 import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../../shared/filters';
 import { listServicePages } from '../../../shared/listing';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
-import { openApiSession, readRequestLimits } from '../../../shared/transport';
+import { openApiSession, readRequestLimits, requirePositiveNumber } from '../../../shared/transport';
 
 const showForList = { show: { resource: ['service'], operation: ['list'] } };
 
@@ -37,7 +37,9 @@ export const description: INodeProperties[] = [
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const limit = returnAll
+		? Infinity
+		: requirePositiveNumber(this.getNodeParameter('limit', itemIndex, 50), { name: 'Limit', example: '50', integer: true });
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const filters = parseServiceFilters(this.getNodeParameter('filters', itemIndex, {}));
 	const filtering = hasServiceFilters(filters);
