@@ -406,9 +406,9 @@ describe('bodies the node cannot use (HTTP 200)', () => {
 		notAList('true', 'a boolean'),
 		notAList('"services"', 'a string'),
 		notAList(
-			'{"data":[],"next":"https://api.example.com/v2026/services?page=2"}',
-			'an object with key(s) data (array of 0), next (string)',
-			['The answer looks paginated, which the API documentation does not describe'],
+			'{"data":[],"next_cursor":"c2"}',
+			'an object with key(s) data (array of 0), next_cursor (string)',
+			['The answer looks paginated in a way the node does not know'],
 		),
 		notAList('{"count":3,"total":3}', 'an object with key(s) count (number), total (number)'),
 		notAList(
