@@ -173,7 +173,7 @@ describe('the trigger reads every page', () => {
 		const local = await api(
 			startLocalApi((origin) => (url) => {
 				const n = Number(url.searchParams.get('page') ?? 1);
-				if (n === 3 && failPage3) return { status: 503, body: { message: 'maintenance' } };
+				if (n === 3 && failPage3) return { status: 500, body: { message: 'database down' } };
 				return pageAnswer(paginate(current, 5), n, 'links.next', origin);
 			}),
 		);
@@ -188,7 +188,7 @@ describe('the trigger reads every page', () => {
 		failPage3 = true;
 		const failed = await poller.tick();
 		expect(failed.emitted).toBeNull();
-		expect(failed.error?.message).toMatch(/HTTP 503/);
+		expect(failed.error?.message).toMatch(/HTTP 500/);
 		expect(failed.staticData).toEqual(baseline.staticData);
 
 		failPage3 = false;
