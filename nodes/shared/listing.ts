@@ -205,8 +205,11 @@ function statedTotalOf(body: Record<string, unknown>): number | undefined {
  */
 export function checkPageRecords(page: ListingPage, seen: Map<string, number>, pageNumber = 1): ServiceRecord[] {
 	const records: ServiceRecord[] = new Array(page.items.length);
-	for (let index = 0; index < page.items.length; index++) {
-		const record = parseServiceRecord(page.items[index], () => page.labelOf(index));
+	// One label function per page, not per record: it is only called for a record that fails.
+	let index = 0;
+	const label = () => page.labelOf(index);
+	for (; index < page.items.length; index++) {
+		const record = parseServiceRecord(page.items[index], label);
 		const firstPage = seen.get(record.id_service);
 		if (firstPage !== undefined) {
 			const where = firstPage === pageNumber ? '' : ` on page ${firstPage}`;
