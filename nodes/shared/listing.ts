@@ -316,17 +316,14 @@ export async function* listServicePages(
 	}
 }
 
-/** The last page must not say more records exist: returning part of the listing as if it were all of it is the one thing not to do. */
+/** The last page must not say more records exist: part of the listing returned as all of it is the one thing not to do. */
 function checkNothingLeft(page: ListingPage, listed: number): void {
-	const more =
-		page.statesMore || (page.statedTotal !== undefined && page.statedTotal > listed)
-			? page.statedTotal !== undefined && page.statedTotal > listed
-				? `states ${page.statedTotal} services but gave ${listed}`
-				: `says more services exist (has_more) after ${listed}`
-			: undefined;
-	if (more === undefined) return;
+	let said: string;
+	if (page.statedTotal !== undefined && page.statedTotal > listed) said = `states ${page.statedTotal} services but gave ${listed}`;
+	else if (page.statesMore) said = `says more services exist (has_more) after ${listed}`;
+	else return;
 	throw new ServiceResponseError(
-		`The listing ${more}, and no link to the next page`,
+		`The listing ${said}, and no link to the next page`,
 		'The node follows only next-page links the platform gives (next, links.next, next_page_url, meta.next, pagination.next or a Link header); ' +
 			'it does not invent page addresses, and it does not return part of the listing as if it were all of it. ' +
 			PROVIDER_HINT,

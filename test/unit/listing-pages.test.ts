@@ -199,3 +199,15 @@ describe('the trigger reads every page', () => {
 		expect(events).toHaveLength(2);
 	});
 });
+
+test.each([
+	['={{ 0 }}', '"Limit" must be a whole number of 1 or more, not 0'],
+	['={{ "ten" }}', '"Limit" must be a whole number of 1 or more, not "ten"'],
+	['={{ 2.5 }}', '"Limit" must be a whole number of 1 or more, not 2.5'],
+])('Limit %s from an expression is a parameter error before anything is sent', async (limit, message) => {
+	const local = await api(startPagedApi([records], 'next'));
+	const result = await list(local, { returnAll: false, limit });
+	expect(result.error?.message).toBe(message);
+	expect(result.error?.context?.itemIndex).toBe(0);
+	expect(local.seen).toEqual([]);
+});
