@@ -68,6 +68,12 @@ describe('Get', () => {
 		expect(local.seen).toHaveLength(1 + 3);
 	});
 
+	test('an id that differs only in case is named in the error (ids are compared exactly)', async () => {
+		const { error } = await get('SRV-7');
+		expect(error?.message).toBe('No service with id_service "SRV-7"');
+		expect(error?.description).toMatch(/^The platform lists 12 service\(s\) and none has this id; "srv-7" differs only in upper\/lower case\. Check the ID/);
+	});
+
 	test('with "On Error: Continue" an unknown id is an error item paired to its input; the others still run', async () => {
 		const { items, error } = await get('={{ $json.id }}', {}, { onError: 'continueRegularOutput' }, [{ id: 'nope' }, { id: 'srv-2' }]);
 		expect(error).toBeUndefined();

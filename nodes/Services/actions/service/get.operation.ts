@@ -52,16 +52,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const session = await openApiSession.call(this, { itemIndex, limits: readRequestLimits.call(this, itemIndex) });
 	let found: ServiceRecord | undefined;
 	let listed = 0;
+	// Ids are compared exactly; one that differs only in case is worth naming in the error.
+	let otherCase: string | undefined;
+	const lowerCaseId = serviceId.toLowerCase();
 	for await (const { records } of listServicePages(session)) {
 		found = records.find((record) => record.id_service === serviceId);
 		if (found) break;
 		listed += records.length;
+		otherCase ??= records.find((record) => record.id_service.toLowerCase() === lowerCaseId)?.id_service;
 	}
 	if (!found) {
 		throw session.toNodeError(
 			new ServiceNotFoundError(
 				`No service with id_service "${clip(serviceId, 80)}"`,
-				`The platform lists ${listed} service(s) and none has this id. Check the ID (it is the id_service field of a List result, e.g. srv-10014, compared exactly), ` +
+				`The platform lists ${listed} service(s) and none has this id` +
+					(otherCase === undefined ? '. ' : `; "${clip(otherCase, 80)}" differs only in upper/lower case. `) +
+					'Check the ID (it is the id_service field of a List result, e.g. srv-10014, compared exactly), ' +
 					'or choose "From List" to pick the service by name, and check the credential is for the account that owns it.',
 			),
 		);
@@ -72,7 +78,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 /**
  * The id from the resource locator, or from a plain string (an expression or an AI tool may give one
- * instead of the locator object). Surrounding spaces are dropped: ids never have them, pasted text does.
+ * instead of the locator object). Surrounding spaces are dropped: pasted or typed text often has them.
  */
 function readServiceId(value: unknown): string {
 	const raw = typeof value === 'number' ? String(value) : value;
