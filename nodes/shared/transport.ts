@@ -29,7 +29,6 @@ import {
 	platformMessageOf,
 	toNodeError,
 } from './errors';
-import { isJsonObject } from './json';
 import type { RequestLimits } from './limits';
 import { DEFAULT_LIMITS, readRequestLimits } from './limits';
 import type { Redact } from './redact';
@@ -377,8 +376,8 @@ function errorCode(error: unknown): string | undefined {
 		if (typeof code === 'string' && code !== '') return code;
 		current = (current as { cause?: unknown }).cause;
 	}
-	const message = error instanceof Error ? error.message : '';
-	return /timeout/i.test(message) ? 'ETIMEDOUT' : undefined;
+	const message = (error as { message?: unknown } | undefined)?.message;
+	return typeof message === 'string' && /timeout/i.test(message) ? 'ETIMEDOUT' : undefined;
 }
 
 function errorDetail(error: unknown): string | undefined {
@@ -389,11 +388,13 @@ function errorDetail(error: unknown): string | undefined {
 		innermost = cause;
 	}
 	// Only the message of a Node or axios error: it names the failure, never the request headers.
-	return innermost instanceof Error ? innermost.message.slice(0, 200) : undefined;
+	const message = (innermost as { message?: unknown } | undefined)?.message;
+	return typeof message === 'string' ? message.slice(0, 200) : undefined;
 }
 
+/** Duck-typed: errors of Node's streams may come from another realm (jest), where `instanceof Error` fails. */
 function isPlainObjectOrError(value: unknown): boolean {
-	return value instanceof Error || isJsonObject(value);
+	return typeof value === 'object' && value !== null;
 }
 
 /**

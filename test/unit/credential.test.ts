@@ -53,7 +53,7 @@ describe('Service Platform API credential', () => {
 		]);
 		expect(credentialType.authenticate).toEqual({
 			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+			properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey.trim()}}' } },
 		});
 	});
 
@@ -165,7 +165,8 @@ describe('the node refuses unsafe base URLs before any request', () => {
 
 	test('a key pasted into the Base URL field is not echoed back', async () => {
 		const { error, serialized } = await runNode({ node: servicesNode({}), credentials: { apiKey: API_KEY, baseUrl: API_KEY } });
-		expect(error?.message).toBe('The credential\'s Base URL "[redacted]" is not an absolute URL');
+		expect(error?.message).toBe("The credential's Base URL is not a URL (" + API_KEY.length + ' characters without an address in them)');
+		expect(error?.description).toMatch(/API Key and Base URL are not swapped/);
 		expect(serialized).not.toContain(API_KEY);
 	});
 });
