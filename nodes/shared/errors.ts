@@ -21,7 +21,7 @@ export interface ErrorText {
 export class DescribedError extends Error implements ErrorText {
 	constructor(
 		message: string,
-		readonly description: string,
+		public description: string,
 	) {
 		super(message);
 		this.name = new.target.name;

@@ -142,9 +142,14 @@ class HttpSession implements ApiSession {
 	}
 
 	async get(target: string, { action }: { action: string }): Promise<ApiResponse> {
+		const retried = { count: 0, startedAt: Date.now() };
 		try {
-			return await this.fetchJson(this.resolveTarget(target, action), action);
+			return await this.fetchWithRetries(this.resolveTarget(target, action), action, retried);
 		} catch (error) {
+			// Whatever ends a request after retries (a status, the deadline, a body) says how often and how long.
+			if (retried.count > 0 && error instanceof DescribedError) {
+				error.description += describeRetriesExhausted({ retries: retried.count, waitedMs: Date.now() - retried.startedAt });
+			}
 			throw this.toNodeError(error);
 		}
 	}
@@ -162,12 +167,10 @@ class HttpSession implements ApiSession {
 		return this.deadlineAt - Date.now();
 	}
 
-	private async fetchJson(startUrl: string, action: string): Promise<ApiResponse> {
+	private async fetchWithRetries(startUrl: string, action: string, retried: { count: number }): Promise<ApiResponse> {
 		const { limits } = this.options;
-		const startedAt = Date.now();
 		let url = startUrl;
 		let redirects = 0;
-		let retries = 0;
 		for (;;) {
 			const deadline = AbortSignal.timeout(Math.max(1, this.remainingMs()));
 			const response = await this.send(url, action, deadline);
@@ -191,12 +194,12 @@ class HttpSession implements ApiSession {
 
 			if (statusCode < 200 || statusCode >= 300) {
 				const retryAfterMs = parseRetryAfter(headers['retry-after']);
-				if (limits.retryOnRateLimit && RETRYABLE_STATUSES.has(statusCode) && retries < MAX_RETRIES) {
+				if (limits.retryOnRateLimit && RETRYABLE_STATUSES.has(statusCode) && retried.count < MAX_RETRIES) {
 					discardBody(response.body);
-					const waitMs = retryDelayMs(retries, retryAfterMs);
+					const waitMs = retryDelayMs(retried.count, retryAfterMs);
 					if (waitMs < this.remainingMs()) {
 						await sleep(waitMs);
-						retries++;
+						retried.count++;
 						continue;
 					}
 					if (retryAfterMs !== undefined) {
@@ -208,7 +211,6 @@ class HttpSession implements ApiSession {
 				}
 				const serverMessage = await this.readErrorMessage(response.body, deadline);
 				const text = describeHttpStatus(statusCode, { url, action, retryAfter: headers['retry-after'], serverMessage });
-				if (retries > 0) text.description += describeRetriesExhausted({ retries, waitedMs: Date.now() - startedAt });
 				throw new HttpStatusError(text, statusCode);
 			}
 

@@ -272,6 +272,15 @@ describe('retries of 429, 502, 503 and 504', () => {
 		expect(result.error?.description).toMatch(/raise "Timeout" under Options/);
 	});
 
+	test('a retry that then meets a Retry-After too long still says it retried', async () => {
+		const server = await startServer();
+		server.script(status(503, { 'retry-after': '0' }), status(429, { 'retry-after': '3600' }));
+		const result = await run(server.origin, { options: { timeout: 5000 } });
+		expect(server.seen).toHaveLength(2);
+		expect(result.error?.message).toBe('The platform asks to wait 60 min (HTTP 429), longer than the time left');
+		expect(result.error?.description).toMatch(/The node retried 1 time over \d+ ms\.$/);
+	});
+
 	test('Retry on Rate Limit off: one request, the 429 as it came', async () => {
 		const server = await startServer();
 		server.script(status(429, { 'retry-after': '0' }), ok);
