@@ -21,7 +21,7 @@ export interface ErrorText {
 export class DescribedError extends Error implements ErrorText {
 	constructor(
 		message: string,
-		readonly description: string,
+		public description: string,
 	) {
 		super(message);
 		this.name = new.target.name;
@@ -126,13 +126,15 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
 }
 
-/** A readable Retry-After ("30 s", "2 min (until …)"), or undefined when there is none that makes sense. */
+/** A readable Retry-After ("30 s", "5 min (until 2026-…)"), or undefined when there is none that makes sense. */
 export function describeRetryAfter(value: string | undefined, now = Date.now()): string | undefined {
 	const ms = parseRetryAfter(value, now);
-	if (ms === undefined) return undefined;
-	const capped = ms === MAX_RETRY_AFTER_MS ? ' (capped)' : '';
-	const isDate = !/^\s*\d+\s*$/.test(value ?? '');
-	return `${formatDuration(ms)}${capped}${isDate ? ` (until ${new Date(now + ms).toISOString()})` : ''}`;
+	if (ms === undefined || value === undefined) return undefined;
+	const wait = ms <= 120_000 ? `${Math.ceil(ms / 1000)} s` : formatDuration(ms);
+	const capped = ms === MAX_RETRY_AFTER_MS ? ' or more' : '';
+	const trimmed = value.trim();
+	const until = /^\d+$/.test(trimmed) ? '' : ` (until ${new Date(Date.parse(trimmed)).toISOString()})`;
+	return `${wait}${capped}${until}`;
 }
 
 /** Failures below HTTP: the `code` is Node's or axios's error code. */
@@ -292,7 +294,7 @@ export function formatDuration(ms: number): string {
 export function describeDeadline(context: { timeoutMs: number; host: string; action: string }): ErrorText {
 	const timeout = formatDuration(context.timeoutMs);
 	return {
-		message: `The platform did not finish answering within ${timeout}`,
+		message: `The platform did not answer within ${timeout}`,
 		description: `The node stopped waiting for ${context.host} to ${context.action} after ${timeout} in total (connecting, waiting and reading the answer). Raise "Timeout" under Options if the platform is slow, or ${RETRY_HINT.charAt(0).toLowerCase()}${RETRY_HINT.slice(1)}`,
 	};
 }

@@ -32,7 +32,14 @@ export function requirePositiveNumber(
 	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
 	const kind = integer ? 'a whole number of 1 or more' : 'a number greater than 0';
 	if (!Number.isFinite(number) || number <= 0 || (integer && !Number.isInteger(number))) {
-		const shown = typeof value === 'string' ? `"${value.slice(0, 40)}"` : typeof value === 'number' ? String(value) : typeof value;
+		const shown =
+			typeof value === 'string'
+				? `"${value.slice(0, 40)}"`
+				: typeof value === 'number'
+					? String(value)
+					: value === null || value === undefined
+						? 'empty'
+						: `a ${Array.isArray(value) ? 'list' : typeof value}`;
 		throw new ParameterError(`"${name}" must be ${kind}, not ${shown}`, `Enter ${kind} in "${name}", e.g. ${example}. If it comes from an expression, check what the expression gives.`);
 	}
 	return number;

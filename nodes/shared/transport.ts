@@ -29,7 +29,6 @@ import {
 	platformMessageOf,
 	toNodeError,
 } from './errors';
-import { isJsonObject } from './json';
 import type { RequestLimits } from './limits';
 import { DEFAULT_LIMITS, readRequestLimits } from './limits';
 import type { Redact } from './redact';
@@ -143,9 +142,14 @@ class HttpSession implements ApiSession {
 	}
 
 	async get(target: string, { action }: { action: string }): Promise<ApiResponse> {
+		const retried = { count: 0, startedAt: Date.now() };
 		try {
-			return await this.fetchJson(this.resolveTarget(target, action), action);
+			return await this.fetchWithRetries(this.resolveTarget(target, action), action, retried);
 		} catch (error) {
+			// Whatever ends a request after retries (a status, the deadline, a body) says how often and how long.
+			if (retried.count > 0 && error instanceof DescribedError) {
+				error.description += describeRetriesExhausted({ retries: retried.count, waitedMs: Date.now() - retried.startedAt });
+			}
 			throw this.toNodeError(error);
 		}
 	}
@@ -163,12 +167,10 @@ class HttpSession implements ApiSession {
 		return this.deadlineAt - Date.now();
 	}
 
-	private async fetchJson(startUrl: string, action: string): Promise<ApiResponse> {
+	private async fetchWithRetries(startUrl: string, action: string, retried: { count: number }): Promise<ApiResponse> {
 		const { limits } = this.options;
-		const startedAt = Date.now();
 		let url = startUrl;
 		let redirects = 0;
-		let retries = 0;
 		for (;;) {
 			const deadline = AbortSignal.timeout(Math.max(1, this.remainingMs()));
 			const response = await this.send(url, action, deadline);
@@ -192,12 +194,12 @@ class HttpSession implements ApiSession {
 
 			if (statusCode < 200 || statusCode >= 300) {
 				const retryAfterMs = parseRetryAfter(headers['retry-after']);
-				if (limits.retryOnRateLimit && RETRYABLE_STATUSES.has(statusCode) && retries < MAX_RETRIES) {
+				if (limits.retryOnRateLimit && RETRYABLE_STATUSES.has(statusCode) && retried.count < MAX_RETRIES) {
 					discardBody(response.body);
-					const waitMs = retryDelayMs(retries, retryAfterMs);
+					const waitMs = retryDelayMs(retried.count, retryAfterMs);
 					if (waitMs < this.remainingMs()) {
 						await sleep(waitMs);
-						retries++;
+						retried.count++;
 						continue;
 					}
 					if (retryAfterMs !== undefined) {
@@ -209,7 +211,6 @@ class HttpSession implements ApiSession {
 				}
 				const serverMessage = await this.readErrorMessage(response.body, deadline);
 				const text = describeHttpStatus(statusCode, { url, action, retryAfter: headers['retry-after'], serverMessage });
-				if (retries > 0) text.description += describeRetriesExhausted({ retries, waitedMs: Date.now() - startedAt });
 				throw new HttpStatusError(text, statusCode);
 			}
 
@@ -377,8 +378,8 @@ function errorCode(error: unknown): string | undefined {
 		if (typeof code === 'string' && code !== '') return code;
 		current = (current as { cause?: unknown }).cause;
 	}
-	const message = error instanceof Error ? error.message : '';
-	return /timeout/i.test(message) ? 'ETIMEDOUT' : undefined;
+	const message = (error as { message?: unknown } | undefined)?.message;
+	return typeof message === 'string' && /timeout/i.test(message) ? 'ETIMEDOUT' : undefined;
 }
 
 function errorDetail(error: unknown): string | undefined {
@@ -389,11 +390,13 @@ function errorDetail(error: unknown): string | undefined {
 		innermost = cause;
 	}
 	// Only the message of a Node or axios error: it names the failure, never the request headers.
-	return innermost instanceof Error ? innermost.message.slice(0, 200) : undefined;
+	const message = (innermost as { message?: unknown } | undefined)?.message;
+	return typeof message === 'string' ? message.slice(0, 200) : undefined;
 }
 
+/** Duck-typed: errors of Node's streams may come from another realm (jest), where `instanceof Error` fails. */
 function isPlainObjectOrError(value: unknown): boolean {
-	return value instanceof Error || isJsonObject(value);
+	return typeof value === 'object' && value !== null;
 }
 
 /**
