@@ -11,8 +11,8 @@ import { parseServiceFilters } from '../shared/filters';
 import { fetchServiceRecords } from '../shared/listing';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
-import { buildTestEvent, diffServices, formatEvent, parseEvents } from './diff';
-import { readSnapshot, writeSnapshot } from './state';
+import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
+import { holdForConfirmation, readSnapshot, writeSnapshot } from './state';
 
 export class ServicesTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -77,6 +77,14 @@ export class ServicesTrigger implements INodeType {
 				description:
 					'Only report events about services that match, now or before the change (a removed service: as last seen)',
 			},
+			{
+				displayName: 'Confirm Mass Removals',
+				name: 'confirmMassRemoval',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to wait for the next poll to confirm that every service, or more than half of them, disappeared at once before reporting them removed. A platform that briefly lists no services would otherwise report every service removed, then created again.',
+			},
 			requestOptionsProperty,
 		],
 	};
@@ -118,6 +126,12 @@ export class ServicesTrigger implements INodeType {
 		}
 
 		const result = asNodeError(() => diffServices(stored, records, { events, filters }));
+		// A mass removal waits for the next poll: nothing emitted, the stored snapshot kept (see README).
+		const suspected =
+			stored !== undefined &&
+			(this.getNodeParameter('confirmMassRemoval', true) as boolean) &&
+			isMassRemoval(stored.size, result.removedCount);
+		if (holdForConfirmation(staticData, `${this.getWorkflow().id}:${node.id}`, suspected)) return null;
 		if (result.changed) writeSnapshot(staticData, result.snapshot, credentialId);
 		if (result.events.length === 0) return null;
 		return [result.events.map((event) => ({ json: formatEvent(event, { simplify, detectedAt }) }))];

@@ -8,17 +8,22 @@ import { DescribedError } from '../shared/errors';
 import { clip } from '../shared/json';
 import type { ServiceFilters } from '../shared/filters';
 import { matchesServiceFilters } from '../shared/filters';
-import type { ServiceRecord, SimplifiedService } from '../shared/serviceRecord';
-import { simplifyServiceRecord } from '../shared/serviceRecord';
-import type { ServiceSnapshot } from './state';
-import { compactService, expandService, rebuildServiceRecord, snapshotsEqual } from './state';
+import type { ChangeFieldKey, SimplifiedService } from '../shared/serviceFields';
+import { SERVICE_FIELDS } from '../shared/serviceFields';
+import type { ServiceRecord } from '../shared/serviceRecord';
+import { nestServiceRecord, simplifyServiceRecord } from '../shared/serviceRecord';
+import type { ServiceSnapshot, StoredValues } from './state';
+import { simplifiedFromStored, snapshotsEqual, storedValuesOf } from './state';
 
 /** In the order events of one service are emitted, and the order the test event is chosen in. */
 export const SERVICE_EVENT_NAMES = ['created', 'statusChanged', 'specsChanged', 'removed'] as const;
 export type ServiceEventName = (typeof SERVICE_EVENT_NAMES)[number];
 
+/** The events a change of a declared field is (its `change` in SERVICE_FIELDS). */
+type ChangeEventName = 'statusChanged' | 'specsChanged';
+
 /** Earlier values of the fields an event is about, under their simplified names. */
-export type PreviousValues = Partial<Pick<SimplifiedService, 'status' | 'os_id' | 'os_name' | 'vcores' | 'ram_gb' | 'hd_gb'>>;
+export type PreviousValues = Partial<Pick<SimplifiedService, ChangeFieldKey<ChangeEventName>>>;
 
 export interface DetectedEvent {
 	event: ServiceEventName;
@@ -46,6 +51,8 @@ export interface DiffResult {
 	baseline: boolean;
 	/** Whether the snapshot differs from the stored one (the static data only needs a write then). */
 	changed: boolean;
+	/** How many services of the stored snapshot are no longer listed (whatever the events and filters). */
+	removedCount: number;
 }
 
 /** A problem with the input the user can fix or must know about; `description` says what to do. */
@@ -68,63 +75,89 @@ export function diffServices(
 ): DiffResult {
 	const selected = new Set<ServiceEventName>(events);
 	const snapshot: ServiceSnapshot = new Map();
-	const current = new Map<string, { record: ServiceRecord; service: SimplifiedService }>();
+	const current = new Map<string, { record: ServiceRecord; service: SimplifiedService; values: StoredValues }>();
 	for (const record of records) {
 		if (current.has(record.id_service)) throw duplicateError(record.id_service);
 		const service = simplifyServiceRecord(record);
-		current.set(record.id_service, { record, service });
-		snapshot.set(record.id_service, compactService(service));
+		const values = storedValuesOf(service);
+		current.set(record.id_service, { record, service, values });
+		snapshot.set(record.id_service, values);
 	}
-	if (previous === undefined) return { snapshot, events: [], baseline: true, changed: true };
+	if (previous === undefined) return { snapshot, events: [], baseline: true, changed: true, removedCount: 0 };
 
-	const matches = (record: ServiceRecord) => matchesServiceFilters(record, filters);
+	const matches = (service: SimplifiedService) => matchesServiceFilters(service, filters);
 	const detected: DetectedEvent[] = [];
 	const emit = (event: DetectedEvent, watched: () => boolean) => {
 		if (selected.has(event.event) && watched()) detected.push(event);
 	};
 
-	for (const [id, { record, service }] of current) {
+	for (const [id, { record, service, values }] of current) {
 		const before = previous.get(id);
 		if (before === undefined) {
-			emit({ event: 'created', id_service: id, service, record, previous: null }, () => matches(record));
+			emit({ event: 'created', id_service: id, service, record, previous: null }, () => matches(service));
 			continue;
 		}
-		const last = expandService(id, before);
-		const watched = () => matches(record) || matches(rebuildServiceRecord(last));
-		if (last.status !== service.status) {
-			emit({ event: 'statusChanged', id_service: id, service, record, previous: { status: last.status } }, watched);
-		}
-		const specs = changedSpecs(last, service);
-		if (specs !== undefined) {
-			emit({ event: 'specsChanged', id_service: id, service, record, previous: specs }, watched);
+		const watched = () => matches(service) || matches(simplifiedFromStored(id, before));
+		for (const event of CHANGE_EVENT_NAMES) {
+			const changed = changedFields(event, before, values);
+			if (changed !== undefined) emit({ event, id_service: id, service, record, previous: changed }, watched);
 		}
 	}
+	let removedCount = 0;
 	for (const [id, before] of previous) {
 		if (current.has(id)) continue;
-		const last = expandService(id, before);
-		emit({ event: 'removed', id_service: id, service: last, previous: null }, () => matches(rebuildServiceRecord(last)));
+		removedCount++;
+		const last = simplifiedFromStored(id, before);
+		emit({ event: 'removed', id_service: id, service: last, previous: null }, () => matches(last));
 	}
-	return { snapshot, events: detected, baseline: false, changed: !snapshotsEqual(previous, snapshot) };
+	return { snapshot, events: detected, baseline: false, changed: !snapshotsEqual(previous, snapshot), removedCount };
 }
 
 /**
- * The earlier OS, vCores, RAM and disk values that differ, or undefined when none does. The OS is
- * compared by its id (a provider renaming "Ubuntu 22.04" to "Ubuntu 22.04 LTS" is no change of
- * the service); by its name only when neither side has an id. When the OS changed, both its
- * earlier id and name are given.
+ * A mass removal the trigger confirms on the next poll before reporting it (see README): the
+ * listing lost every service it had, or more than half of them.
  */
+export function isMassRemoval(storedCount: number, removedCount: number): boolean {
+	return removedCount > 0 && removedCount * 2 > storedCount;
+}
+
+const CHANGE_EVENT_NAMES: readonly ChangeEventName[] = ['statusChanged', 'specsChanged'];
+
+/**
+ * The earlier values of the fields whose change is `event` and that differ, or undefined when none
+ * does; a value not known before is no change. A field that is the label of another (`labelOf`: the
+ * OS name of the OS id) is compared only when neither side has the identifier (a provider renaming
+ * "Ubuntu 22.04" to "Ubuntu 22.04 LTS" is no change of the service), and when the identified thing
+ * changed, its identifier and labels are all given.
+ */
+function changedFields(event: ChangeEventName, before: StoredValues, now: StoredValues): PreviousValues | undefined {
+	const differs = (index: number) => before[index] !== undefined && before[index] !== now[index];
+	const bothNull = (index: number) => before[index] === null && now[index] === null;
+	const changedKeys = new Set<string>();
+	SERVICE_FIELDS.forEach((field, index) => {
+		if (!('change' in field) || field.change !== event) return;
+		if ('labelOf' in field) {
+			const identifier = FIELD_INDEX[field.labelOf];
+			if (differs(identifier) || (bothNull(identifier) && differs(index))) changedKeys.add(field.labelOf);
+		} else if (differs(index)) {
+			changedKeys.add(field.key);
+		}
+	});
+	if (changedKeys.size === 0) return undefined;
+	const previous: Record<string, unknown> = {};
+	SERVICE_FIELDS.forEach((field, index) => {
+		if (changedKeys.has(field.key) || ('labelOf' in field && changedKeys.has(field.labelOf))) {
+			previous[field.key] = before[index] ?? null;
+		}
+	});
+	return previous as PreviousValues;
+}
+
+const FIELD_INDEX: Record<string, number> = Object.fromEntries(SERVICE_FIELDS.map((field, index) => [field.key, index]));
+
+/** The earlier spec values (OS, vCores, RAM, disk) of `before` that differ in `now`, or undefined when none does. */
 export function changedSpecs(before: SimplifiedService, now: SimplifiedService): PreviousValues | undefined {
-	const previous: PreviousValues = {};
-	const osChanged =
-		before.os_id !== now.os_id || (before.os_id === null && now.os_id === null && before.os_name !== now.os_name);
-	if (osChanged) {
-		previous.os_id = before.os_id;
-		previous.os_name = before.os_name;
-	}
-	if (before.vcores !== now.vcores) previous.vcores = before.vcores;
-	if (before.ram_gb !== now.ram_gb) previous.ram_gb = before.ram_gb;
-	if (before.hd_gb !== now.hd_gb) previous.hd_gb = before.hd_gb;
-	return Object.keys(previous).length > 0 ? previous : undefined;
+	return changedFields('specsChanged', storedValuesOf(before), storedValuesOf(now));
 }
 
 /**
@@ -152,7 +185,7 @@ export function buildTestEvent(
 		// Still rejects a listing with repeated ids, as a real poll would.
 		diffServices(undefined, records, options);
 	}
-	const record = records.find((candidate) => matchesServiceFilters(candidate, options.filters));
+	const record = records.find((candidate) => matchesServiceFilters(simplifyServiceRecord(candidate), options.filters));
 	if (record === undefined) {
 		throw new TriggerInputError(
 			`None of the ${records.length} listed service(s) matches the Filters, so there is nothing to build a test event from`,
@@ -177,7 +210,7 @@ export function buildTestEvent(
 			id_service: service.id_service,
 			service,
 			record,
-			previous: specs ?? { os_id: null, os_name: null, vcores: null, ram_gb: null, hd_gb: null },
+			previous: specs ?? nullPrevious('specsChanged'),
 		};
 	}
 	if (event === 'removed') return { event, id_service: service.id_service, service, previous: null };
@@ -186,7 +219,7 @@ export function buildTestEvent(
 
 /** The output item's JSON: `{ event, id_service, service, previous, detectedAt }`. */
 export function formatEvent(event: DetectedEvent, { simplify, detectedAt }: { simplify: boolean; detectedAt: string }): IDataObject {
-	const service = simplify ? event.service : (event.record ?? rebuildServiceRecord(event.service));
+	const service = simplify ? event.service : (event.record ?? nestServiceRecord(event.service));
 	return {
 		event: event.event,
 		id_service: event.id_service,
@@ -215,6 +248,13 @@ export function parseEvents(raw: unknown): ServiceEventName[] {
 		);
 	}
 	return chosen;
+}
+
+/** `previous` with every field of `event` null: the shape of a test event when no other service differs. */
+function nullPrevious(event: ChangeEventName): PreviousValues {
+	return Object.fromEntries(
+		SERVICE_FIELDS.filter((field) => 'change' in field && field.change === event).map((field) => [field.key, null]),
+	) as PreviousValues;
 }
 
 function duplicateError(id: string): TriggerInputError {

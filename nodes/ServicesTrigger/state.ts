@@ -1,33 +1,29 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ServiceRecord, SimplifiedService } from '../shared/serviceRecord';
-import { simplifyServiceRecord } from '../shared/serviceRecord';
+import type { ServiceFieldValue, SimplifiedService } from '../shared/serviceFields';
+import { SERVICE_FIELDS } from '../shared/serviceFields';
 
 /**
- * What the trigger remembers per service between polls, as one JSON array (about 110 bytes per
- * service, see the README): the fields the events compare (status, OS, vCores, RAM, disk) plus the
- * name and alias, so a `removed` event can still say which service disappeared. Nothing else of
- * the record is kept; the order below is the storage format and must not change without a new
- * STATE_VERSION.
+ * What the trigger remembers per service between polls: the value of every declared field
+ * (SERVICE_FIELDS, in that order), so changes can be told and a `removed` event can still say which
+ * service disappeared. Nothing else of the record is kept. `undefined` means not known: the state
+ * was written before that field was declared. An unknown value is never reported as a change.
  */
-export type CompactService = [
-	status: string | null,
-	osId: string | null,
-	osName: string | null,
-	vcores: number | null,
-	ramGb: number | null,
-	hdGb: number | null,
-	name: string | null,
-	alias: string | null,
-];
+export type StoredValues = ReadonlyArray<ServiceFieldValue | undefined>;
 
 /** Every service of the last successful poll, by id_service, in the order the API listed them. */
-export type ServiceSnapshot = Map<string, CompactService>;
+export type ServiceSnapshot = Map<string, StoredValues>;
 
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
+
+/** The field order of the 8-slot tuples of state version 1 (package 0.1.0). Frozen: old state is read with it. */
+const VERSION_1_FIELDS = ['status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb', 'name', 'alias'];
 
 /**
- * The node's static data: `{ stateVersion: 1, credentialId, services: { [id_service]: CompactService } }`.
+ * The node's static data: `{ stateVersion: 2, credentialId, fields: [key, ...], services: { [id_service]: [value, ...] } }`,
+ * each service's values in the order of `fields` (about 110 bytes per service, see the README).
+ * Storing the field names once lets a later version of the node that declares more fields read this
+ * state as it is: the new fields are just unknown until the next poll records them.
  * `credentialId` is the id of the credential the snapshot was taken with (not a secret): pointing the
  * trigger at another credential, hence maybe another account, starts a new baseline instead of
  * reporting every service of both accounts as removed and created.
@@ -35,64 +31,21 @@ export const STATE_VERSION = 1;
 export interface StoredTriggerState extends IDataObject {
 	stateVersion: number;
 	credentialId: string | null;
+	fields: string[];
 	services: IDataObject;
 }
 
-export function compactService(service: SimplifiedService): CompactService {
-	return [
-		service.status,
-		service.os_id,
-		service.os_name,
-		service.vcores,
-		service.ram_gb,
-		service.hd_gb,
-		service.name,
-		service.alias,
-	];
+const FIELD_KEYS: string[] = SERVICE_FIELDS.map((field) => field.key);
+
+export function storedValuesOf(service: SimplifiedService): StoredValues {
+	return FIELD_KEYS.map((key) => service[key]);
 }
 
-export function compactRecord(record: ServiceRecord): CompactService {
-	return compactService(simplifyServiceRecord(record));
-}
-
-/** The last known simplified view of a service, from what the state kept. */
-export function expandService(id: string, compact: CompactService): SimplifiedService {
-	const [status, osId, osName, vcores, ramGb, hdGb, name, alias] = compact;
-	return {
-		id_service: id,
-		name,
-		alias,
-		status,
-		os_id: osId,
-		os_name: osName,
-		vcores,
-		ram_gb: ramGb,
-		hd_gb: hdGb,
-	};
-}
-
-/**
- * A record in the API's documented shape rebuilt from a simplified view: used for the last known
- * service of a `removed` event when Simplify is off, and to apply the shared filters to it.
- * Fields the API sent beyond the documented ones are not kept, so they are not in it.
- */
-export function rebuildServiceRecord(service: SimplifiedService): ServiceRecord {
-	return {
-		id_service: service.id_service,
-		values: {
-			values: {
-				name: service.name,
-				alias: service.alias,
-				status: service.status,
-				service: {
-					customize: {
-						OS: { id: service.os_id, name: service.os_name },
-						specifications: { vcores: service.vcores, GB: { ram: service.ram_gb, hd: service.hd_gb } },
-					},
-				},
-			},
-		},
-	} as ServiceRecord;
+/** The last known simplified view of a service; a value the state does not know is null. */
+export function simplifiedFromStored(id: string, values: StoredValues): SimplifiedService {
+	const service: Record<string, ServiceFieldValue> = { id_service: id };
+	FIELD_KEYS.forEach((key, index) => (service[key] = values[index] ?? null));
+	return service as SimplifiedService;
 }
 
 /**
@@ -101,15 +54,26 @@ export function rebuildServiceRecord(service: SimplifiedService): ServiceRecord 
  * the trigger then takes a new baseline rather than guess, which can never invent events.
  */
 export function readSnapshot(staticData: IDataObject, credentialId: string | null): ServiceSnapshot | undefined {
-	if (staticData.stateVersion !== STATE_VERSION) return undefined;
+	const storedFields =
+		staticData.stateVersion === 1 ? VERSION_1_FIELDS : staticData.stateVersion === STATE_VERSION ? staticData.fields : undefined;
+	if (!isFieldList(storedFields)) return undefined;
 	if ((staticData.credentialId ?? null) !== credentialId) return undefined;
 	const services = staticData.services;
 	if (typeof services !== 'object' || services === null || Array.isArray(services)) return undefined;
+	// For each declared field, where its value sits in a stored entry (-1: not stored, unknown).
+	const positions = SERVICE_FIELDS.map((field) => storedFields.indexOf(field.key));
 	const snapshot: ServiceSnapshot = new Map();
-	for (const [id, value] of Object.entries(services)) {
-		const compact = toCompactService(value);
-		if (compact === undefined) return undefined;
-		snapshot.set(id, compact);
+	for (const [id, stored] of Object.entries(services)) {
+		if (!Array.isArray(stored) || stored.length !== storedFields.length) return undefined;
+		const values = positions.map((position) => (position < 0 ? undefined : (stored as unknown[])[position]));
+		const typesMatch = SERVICE_FIELDS.every(
+			(field, index) =>
+				values[index] === undefined ||
+				values[index] === null ||
+				typeof values[index] === (field.type === 'integer' ? 'number' : 'string'),
+		);
+		if (!typesMatch) return undefined;
+		snapshot.set(id, values as StoredValues);
 	}
 	return snapshot;
 }
@@ -118,28 +82,48 @@ export function readSnapshot(staticData: IDataObject, credentialId: string | nul
 export function writeSnapshot(staticData: IDataObject, snapshot: ServiceSnapshot, credentialId: string | null): void {
 	staticData.stateVersion = STATE_VERSION;
 	staticData.credentialId = credentialId;
+	staticData.fields = FIELD_KEYS;
 	// fromEntries defines own properties, so even an id such as "__proto__" is stored as data.
 	staticData.services = Object.fromEntries(snapshot) as IDataObject;
 }
 
-/** Same services with the same stored fields; the order does not matter. */
+/** Same services with the same stored values (an unknown value differs from a known one); the order does not matter. */
 export function snapshotsEqual(a: ServiceSnapshot, b: ServiceSnapshot): boolean {
 	if (a.size !== b.size) return false;
-	for (const [id, compact] of a) {
+	for (const [id, values] of a) {
 		const other = b.get(id);
-		if (other === undefined || !compact.every((value, index) => value === other[index])) return false;
+		if (other === undefined || !values.every((value, index) => value === other[index])) return false;
 	}
 	return true;
 }
 
-const STRING_SLOTS = [0, 1, 2, 6, 7];
-const NUMBER_SLOTS = [3, 4, 5];
+function isFieldList(value: unknown): value is string[] {
+	return Array.isArray(value) && value.every((key) => typeof key === 'string') && new Set(value).size === value.length;
+}
 
-function toCompactService(value: unknown): CompactService | undefined {
-	if (!Array.isArray(value) || value.length !== 8) return undefined;
-	const copy = Array.from(value as unknown[]);
-	const ok =
-		STRING_SLOTS.every((index) => copy[index] === null || typeof copy[index] === 'string') &&
-		NUMBER_SLOTS.every((index) => copy[index] === null || typeof copy[index] === 'number');
-	return ok ? (copy as CompactService) : undefined;
+/**
+ * Mass removals seen once and waiting for the next poll to confirm them, by workflow and node. n8n
+ * saves a poll trigger's static data only after a poll that emits, so the mark kept there by a poll
+ * that holds its events back may never be saved: this process-wide set keeps it between polls of one
+ * n8n process; the static data copy covers a runtime that reloads static data before each poll.
+ */
+const unconfirmedMassRemovals = new Set<string>();
+const UNCONFIRMED_KEY = 'massRemovalUnconfirmed';
+
+/**
+ * Whether this poll must hold back its events and keep the stored snapshot: true the first time a
+ * mass removal is `suspected`; the next poll that suspects it again confirms it (false: report it).
+ * Any poll that does not suspect one clears the mark. After a restart between the two polls the
+ * mark may be gone: the removal is then confirmed one poll later, never lost, never reported twice
+ * (the snapshot only moves on when the events are emitted).
+ */
+export function holdForConfirmation(staticData: IDataObject, key: string, suspected: boolean): boolean {
+	if (suspected && !unconfirmedMassRemovals.has(key) && staticData[UNCONFIRMED_KEY] !== true) {
+		unconfirmedMassRemovals.add(key);
+		staticData[UNCONFIRMED_KEY] = true;
+		return true;
+	}
+	unconfirmedMassRemovals.delete(key);
+	if (UNCONFIRMED_KEY in staticData) delete staticData[UNCONFIRMED_KEY];
+	return false;
 }

@@ -1,4 +1,4 @@
-import type { ServiceRecord } from './serviceRecord';
+import type { SimplifiedService } from './serviceFields';
 
 /** What the user typed in the "Filters" collection, normalised for matching. */
 export interface ServiceFilters {
@@ -25,12 +25,15 @@ export function hasServiceFilters(filters: ServiceFilters): boolean {
 	return filters.statuses.length > 0 || filters.search !== '';
 }
 
-export function matchesServiceFilters(record: ServiceRecord, filters: ServiceFilters): boolean {
-	const data = record.values?.values;
-	if (filters.statuses.length > 0 && !filters.statuses.includes((data?.status ?? '').toLowerCase())) return false;
+/** Whether a service (its simplified view: the filters read status, name and alias) matches. */
+export function matchesServiceFilters(
+	service: Pick<SimplifiedService, 'status' | 'name' | 'alias'>,
+	filters: ServiceFilters,
+): boolean {
+	if (filters.statuses.length > 0 && !filters.statuses.includes((service.status ?? '').toLowerCase())) return false;
 	if (filters.search !== '') {
-		const name = (data?.name ?? '').toLowerCase();
-		const alias = (data?.alias ?? '').toLowerCase();
+		const name = (service.name ?? '').toLowerCase();
+		const alias = (service.alias ?? '').toLowerCase();
 		if (!name.includes(filters.search) && !alias.includes(filters.search)) return false;
 	}
 	return true;

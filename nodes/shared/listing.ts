@@ -2,7 +2,7 @@ import { API_VERSION_SEGMENT } from './baseUrl';
 import { DescribedError } from './errors';
 import { clip, isJsonObject } from './json';
 import type { ServiceRecord } from './serviceRecord';
-import { describeType, isValidServiceRecordFast, validateServiceRecord } from './serviceRecord';
+import { describeType, parseServiceRecord } from './serviceRecord';
 import type { ApiContext, ApiSession, RequestLimits } from './transport';
 import { openApiSession } from './transport';
 
@@ -373,9 +373,4 @@ export function platformMessageOf(body: unknown): string | undefined {
 
 function looksPaginated(body: unknown): boolean {
 	return isJsonObject(body) && Object.values(body).some(Array.isArray);
-}
-
-// TEMP until record merge: the record module's parser (fast check, zod on failure naming the field).
-export function parseServiceRecord(candidate: unknown, label: () => string): ServiceRecord {
-	return isValidServiceRecordFast(candidate) ? (candidate as ServiceRecord) : validateServiceRecord(candidate, label());
 }

@@ -2,78 +2,28 @@ import { z } from 'zod';
 
 import { clip, isJsonObject } from './json';
 import { PROVIDER_HINT, ServiceResponseError } from './listing';
+import type { DocumentedRecord, ServiceFieldDeclaration, ServiceFieldValue, SimplifiedService } from './serviceFields';
+import { FIELD_LAYOUT, SERVICE_FIELDS } from './serviceFields';
 
 /**
- * The service record as the spec documents it. Every documented field is checked only when present
- * (the spec does not say which are required, except that a record is identified by `id_service`);
- * `null` counts as absent. Unknown fields pass through untouched: the spec says records may carry
- * more than it lists.
+ * The service record as the spec documents it, built from the field declaration (serviceFields.ts).
+ * Every documented field is checked only when present (the spec does not say which are required,
+ * except that a record is identified by `id_service`); `null` counts as absent. Unknown fields pass
+ * through untouched: the spec says records may carry more than it lists.
  */
-const optionalString = z.string().nullish();
-const optionalInteger = z.number().int().nullish();
+export const serviceRecordSchema = recordSchemaOf(SERVICE_FIELDS);
 
-export const serviceRecordSchema = z
-	.object({
-		id_service: z.string().min(1),
-		values: z
-			.object({
-				values: z
-					.object({
-						name: optionalString,
-						alias: optionalString,
-						status: optionalString,
-						service: z
-							.object({
-								customize: z
-									.object({
-										OS: z.object({ id: optionalString, name: optionalString }).passthrough().nullish(),
-										specifications: z
-											.object({
-												vcores: optionalInteger,
-												GB: z
-													.object({ ram: optionalInteger, hd: optionalInteger })
-													.passthrough()
-													.nullish(),
-											})
-											.passthrough()
-											.nullish(),
-									})
-									.passthrough()
-									.nullish(),
-							})
-							.passthrough()
-							.nullish(),
-					})
-					.passthrough()
-					.nullish(),
-			})
-			.passthrough()
-			.nullish(),
-	})
-	.passthrough();
+/** A record as the API sent it: `id_service` plus the documented fields (see SERVICE_FIELDS) and any others. */
+export type ServiceRecord = { id_service: string } & DocumentedRecord & { [key: string]: unknown };
 
-export type ServiceRecord = z.infer<typeof serviceRecordSchema>;
-
-/** The flat view most workflows want (the node's "Simplify" output). */
-export interface SimplifiedService {
-	id_service: string;
-	name: string | null;
-	alias: string | null;
-	status: string | null;
-	os_id: string | null;
-	os_name: string | null;
-	vcores: number | null;
-	ram_gb: number | null;
-	hd_gb: number | null;
-	[key: string]: string | number | null;
-}
+export type { SimplifiedService } from './serviceFields';
 
 /**
  * For a record the fast check refused: zod decides (it accepts a little more, e.g. objects with another
  * prototype) and names the wrong field. zod on every record cost ~10 us and much garbage each (bench).
  * Returns the record itself, so raw output stays what the API sent.
  */
-export function validateServiceRecord(candidate: unknown, label: string): ServiceRecord {
+function validateServiceRecord(candidate: unknown, label: string): ServiceRecord {
 	const result = serviceRecordSchema.safeParse(candidate);
 	if (result.success) return candidate as ServiceRecord;
 	const issue = result.error.issues[0];
@@ -95,58 +45,145 @@ export function validateServiceRecord(candidate: unknown, label: string): Servic
 	);
 }
 
-const isStringOrNullish = (value: unknown) => value === undefined || value === null || typeof value === 'string';
-const isIntegerOrNullish = (value: unknown) =>
-	value === undefined || value === null || (typeof value === 'number' && Number.isInteger(value));
-const isNullish = (value: unknown) => value === undefined || value === null;
+/**
+ * One record of a listing, validated: the fast check first, zod only when it refuses (zod then
+ * decides and names the wrong field). `label` says which record it is (e.g. `#3 of 40`); it is only
+ * called for the error message. Returns the record itself, so raw output stays what the API sent.
+ */
+export function parseServiceRecord(candidate: unknown, label: () => string): ServiceRecord {
+	return isValidServiceRecordFast(candidate) ? (candidate as ServiceRecord) : validateServiceRecord(candidate, label());
+}
+
+function recordSchemaOf(fields: readonly ServiceFieldDeclaration[]): z.ZodType<ServiceRecord, z.ZodTypeDef, unknown> {
+	type Tree = Map<string, Tree | ServiceFieldDeclaration['type']>;
+	const root: Tree = new Map();
+	for (const field of fields) {
+		let node = root;
+		for (const key of field.path.slice(0, -1)) {
+			const child = node.get(key);
+			if (child instanceof Map) node = child;
+			else node.set(key, (node = new Map()));
+		}
+		node.set(field.path[field.path.length - 1], field.type);
+	}
+	const shapeOf = (tree: Tree): z.ZodRawShape =>
+		Object.fromEntries(
+			[...tree].map(([key, value]) => [
+				key,
+				value instanceof Map
+					? z.object(shapeOf(value)).passthrough().nullish()
+					: value === 'integer'
+						? z.number().int().nullish()
+						: z.string().nullish(),
+			]),
+		);
+	return z.object({ id_service: z.string().min(1), ...shapeOf(root) }).passthrough() as never;
+}
 
 /**
- * True only for records `serviceRecordSchema` accepts (checked by a property test); false sends the
- * record to zod, which then decides and names the wrong field.
+ * The objects of the record being looked at, by FIELD_LAYOUT container index (undefined: absent).
+ * Shared and cleared after each use, so the per-record checks allocate nothing.
+ */
+const containerScratch: Array<Record<string, unknown> | undefined> = new Array(FIELD_LAYOUT.containers.length).fill(undefined);
+
+/**
+ * True only for records `serviceRecordSchema` accepts, and for every JSON value it accepts (checked
+ * by a property test); false sends the record to zod, which then decides and names the wrong field.
  */
 export function isValidServiceRecordFast(record: unknown): boolean {
 	if (!isJsonObject(record) || typeof record.id_service !== 'string' || record.id_service.length === 0) return false;
-	const outer = record.values;
-	if (isNullish(outer)) return true;
-	if (!isJsonObject(outer)) return false;
-	const data = outer.values;
-	if (isNullish(data)) return true;
-	if (!isJsonObject(data) || !isStringOrNullish(data.name) || !isStringOrNullish(data.alias) || !isStringOrNullish(data.status)) return false;
-	const service = data.service;
-	if (isNullish(service)) return true;
-	if (!isJsonObject(service)) return false;
-	const customize = service.customize;
-	if (isNullish(customize)) return true;
-	if (!isJsonObject(customize)) return false;
-	const os = customize.OS;
-	if (!isNullish(os) && (!isJsonObject(os) || !isStringOrNullish(os.id) || !isStringOrNullish(os.name))) return false;
-	const specifications = customize.specifications;
-	if (isNullish(specifications)) return true;
-	if (!isJsonObject(specifications) || !isIntegerOrNullish(specifications.vcores)) return false;
-	const gb = specifications.GB;
-	return isNullish(gb) || (isJsonObject(gb) && isIntegerOrNullish(gb.ram) && isIntegerOrNullish(gb.hd));
+	const valid = resolveContainers(record, true) && fieldsHaveDeclaredTypes(record);
+	clearContainers();
+	return valid;
+}
+
+/**
+ * Fills containerScratch for `record`. `strict` (the fast check): false as soon as a container is
+ * neither absent (undefined or null) nor a JSON object. Otherwise (Simplify, on a validated record)
+ * anything but an object counts as absent.
+ */
+function resolveContainers(record: Record<string, unknown>, strict: boolean): boolean {
+	const { containers } = FIELD_LAYOUT;
+	for (let index = 0; index < containers.length; index++) {
+		const { parent, key } = containers[index];
+		const holder = parent < 0 ? record : containerScratch[parent];
+		const value = holder === undefined ? undefined : holder[key];
+		if (value === undefined || value === null) {
+			containerScratch[index] = undefined;
+		} else if (strict ? isJsonObject(value) : typeof value === 'object') {
+			containerScratch[index] = value as Record<string, unknown>;
+		} else {
+			if (strict) return false;
+			containerScratch[index] = undefined;
+		}
+	}
+	return true;
+}
+
+/** Lets go of the record (a loop: calling Array.prototype.fill per record cost more than the check, bench). */
+function clearContainers(): void {
+	for (let index = 0; index < containerScratch.length; index++) containerScratch[index] = undefined;
+}
+
+function fieldsHaveDeclaredTypes(record: Record<string, unknown>): boolean {
+	const { fields } = FIELD_LAYOUT;
+	for (let index = 0; index < fields.length; index++) {
+		const { container, leaf, type } = fields[index];
+		const holder = container < 0 ? record : containerScratch[container];
+		if (holder === undefined) continue;
+		const value = holder[leaf];
+		if (value === undefined || value === null) continue;
+		if (type === 'string' ? typeof value !== 'string' : typeof value !== 'number' || !Number.isInteger(value)) return false;
+	}
+	return true;
 }
 
 function fail(message: string, description: string): never {
 	throw new ServiceResponseError(message, description);
 }
 
-/** Simplify: one flat object per service; a field the record lacks becomes null, never a crash. */
+/**
+ * Every simplified key, in order, null. Made by JSON.parse, which gives the object a compact
+ * fixed layout: copying it is as cheap as an object literal (bench), where adding the keys one by
+ * one to `{}` costs several times more.
+ */
+const SIMPLIFIED_TEMPLATE: Readonly<Record<string, ServiceFieldValue>> = JSON.parse(
+	JSON.stringify(Object.fromEntries([['id_service', null], ...FIELD_LAYOUT.fields.map((field) => [field.key, null])])),
+);
+
+/** Simplify: one flat object per service, fields in declaration order; a field the record lacks is null. */
 export function simplifyServiceRecord(record: ServiceRecord): SimplifiedService {
-	const data = record.values?.values;
-	const customize = data?.service?.customize;
-	const specifications = customize?.specifications;
-	return {
-		id_service: record.id_service,
-		name: data?.name ?? null,
-		alias: data?.alias ?? null,
-		status: data?.status ?? null,
-		os_id: customize?.OS?.id ?? null,
-		os_name: customize?.OS?.name ?? null,
-		vcores: specifications?.vcores ?? null,
-		ram_gb: specifications?.GB?.ram ?? null,
-		hd_gb: specifications?.GB?.hd ?? null,
-	};
+	resolveContainers(record, false);
+	const simplified: Record<string, ServiceFieldValue> = { ...SIMPLIFIED_TEMPLATE };
+	simplified.id_service = record.id_service;
+	const { fields } = FIELD_LAYOUT;
+	for (let index = 0; index < fields.length; index++) {
+		const { key, container, leaf } = fields[index];
+		const holder = container < 0 ? record : containerScratch[container];
+		if (holder === undefined) continue;
+		const value = holder[leaf] as ServiceFieldValue | undefined;
+		if (value !== undefined && value !== null) simplified[key] = value;
+	}
+	clearContainers();
+	return simplified as SimplifiedService;
+}
+
+/**
+ * The record in the API's documented shape rebuilt from a simplified view, every declared path
+ * present (a null field stays null). It is the `service` of a `removed` event when Simplify is off:
+ * the record itself is gone, and the trigger keeps only the declared fields of it.
+ */
+export function nestServiceRecord(service: SimplifiedService): ServiceRecord {
+	const record: ServiceRecord = { id_service: service.id_service };
+	for (const field of SERVICE_FIELDS) {
+		let holder: Record<string, unknown> = record;
+		for (const key of field.path.slice(0, -1)) {
+			if (!isJsonObject(holder[key])) holder[key] = {};
+			holder = holder[key] as Record<string, unknown>;
+		}
+		holder[field.path[field.path.length - 1]] = service[field.key] ?? null;
+	}
+	return record;
 }
 
 export function describeType(value: unknown): string {

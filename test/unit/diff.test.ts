@@ -15,11 +15,11 @@ import {
 	TriggerInputError,
 } from '../../nodes/ServicesTrigger/diff';
 import type { ServiceSnapshot } from '../../nodes/ServicesTrigger/state';
+import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
 import {
-	compactRecord,
 	readSnapshot,
-	rebuildServiceRecord,
 	snapshotsEqual,
+	storedValuesOf,
 	writeSnapshot,
 } from '../../nodes/ServicesTrigger/state';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -96,14 +96,14 @@ describe('diffServices: first poll', () => {
 		expect(result.changed).toBe(true);
 		expect([...result.snapshot.keys()]).toEqual(['a', 'b']);
 		expect(result.snapshot.get('b')).toEqual([
+			'b.example.net',
+			'Alias of b',
 			'suspended',
 			'ubuntu-24.04',
 			'Ubuntu 24.04 LTS',
 			2,
 			4,
 			80,
-			'b.example.net',
-			'Alias of b',
 		]);
 	});
 
@@ -167,7 +167,7 @@ describe('diffServices: each event alone', () => {
 		const result = diffServices(before, [service('a', { osName: 'Ubuntu 24.04.1 LTS' })], ALL);
 		expect(result.events).toEqual([]);
 		expect(result.changed).toBe(true);
-		expect(result.snapshot.get('a')?.[2]).toBe('Ubuntu 24.04.1 LTS');
+		expect(result.snapshot.get('a')?.[4]).toBe('Ubuntu 24.04.1 LTS');
 	});
 
 	it('without OS ids, the OS is compared by name', () => {
@@ -396,8 +396,9 @@ describe('state: compact format in static data', () => {
 		const staticData: Record<string, unknown> = {};
 		writeSnapshot(staticData as never, baseline(records), 'cred-1');
 		const stored = JSON.parse(JSON.stringify(staticData));
-		expect(stored.stateVersion).toBe(1);
+		expect(stored.stateVersion).toBe(2);
 		expect(stored.credentialId).toBe('cred-1');
+		expect(stored.fields).toEqual(['name', 'alias', 'status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb']);
 		expect(Object.keys(stored.services)).toEqual(records.map((r) => r.id_service));
 		const read = readSnapshot(stored, 'cred-1');
 		expect(read && snapshotsEqual(read, baseline(records))).toBe(true);
@@ -424,11 +425,13 @@ describe('state: compact format in static data', () => {
 		writeSnapshot(staticData as never, baseline([service('a')]), 'cred-1');
 		expect(readSnapshot(staticData as never, 'cred-1')?.size).toBe(1);
 		expect(readSnapshot(staticData as never, 'cred-2')).toBeUndefined();
-		expect(readSnapshot({ ...staticData, stateVersion: 2 } as never, 'cred-1')).toBeUndefined();
+		expect(readSnapshot({ ...staticData, stateVersion: 3 } as never, 'cred-1')).toBeUndefined();
+		expect(readSnapshot({ ...staticData, fields: undefined } as never, 'cred-1')).toBeUndefined();
+		expect(readSnapshot({ ...staticData, fields: ['name', 'name'] } as never, 'cred-1')).toBeUndefined();
 		expect(readSnapshot({ ...staticData, services: [] } as never, 'cred-1')).toBeUndefined();
 		expect(readSnapshot({ ...staticData, services: { a: ['active'] } } as never, 'cred-1')).toBeUndefined();
 		expect(
-			readSnapshot({ ...staticData, services: { a: ['active', null, null, '2', null, null, null, null] } } as never, 'cred-1'),
+			readSnapshot({ ...staticData, services: { a: [null, null, 'active', null, null, '2', null, null] } } as never, 'cred-1'),
 		).toBeUndefined();
 	});
 
@@ -438,25 +441,82 @@ describe('state: compact format in static data', () => {
 		writeSnapshot(staticData as never, baseline(records), 'abcdefghijklmnop');
 		const size = JSON.stringify(staticData).length;
 		const rawSize = JSON.stringify(records).length;
-		// Measured: 109,854 characters (about 110 bytes per service) for the mock's realistic data
+		// Measured: 109,942 characters (about 110 bytes per service) for the mock's realistic data
 		// (seed 1), against 259,790 for the raw records. The README quotes this number.
 		expect(size).toBeLessThan(120_000);
 		expect(size).toBeLessThan(rawSize / 2);
 		expect(Object.keys(staticData.services as object)).toHaveLength(1000);
 	});
 
-	it('compactRecord keeps status, OS, specs, name and alias; missing fields become null', () => {
-		expect(compactRecord({ id_service: 'x' } as ServiceRecord)).toEqual([null, null, null, null, null, null, null, null]);
-		expect(compactRecord(service('x'))).toEqual([
+	it('stores every declared field in declaration order; missing fields become null', () => {
+		const stored = (record: ServiceRecord) => storedValuesOf(simplifyServiceRecord(record));
+		expect(stored({ id_service: 'x' })).toEqual([null, null, null, null, null, null, null, null]);
+		expect(stored(service('x'))).toEqual([
+			'x.example.net',
+			'Alias of x',
 			'active',
 			'ubuntu-24.04',
 			'Ubuntu 24.04 LTS',
 			2,
 			4,
 			80,
-			'x.example.net',
-			'Alias of x',
 		]);
+	});
+
+	it('reads the state of version 0.1.0 (stateVersion 1, 8-slot tuples) without a new baseline', () => {
+		const v1 = {
+			stateVersion: 1,
+			credentialId: 'cred-1',
+			services: {
+				a: ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'a.example.net', 'Alias of a'],
+				b: ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'b.example.net', 'Alias of b'],
+			},
+		};
+		const read = readSnapshot(JSON.parse(JSON.stringify(v1)), 'cred-1');
+		expect(read && snapshotsEqual(read, baseline([service('a'), service('b')]))).toBe(true);
+		const result = diffServices(read, [service('a', { status: 'suspended', hd: 100 }), service('c')], ALL);
+		expect(result.baseline).toBe(false);
+		expect(result.events.map((e) => [e.event, e.id_service, e.previous])).toEqual([
+			['statusChanged', 'a', { status: 'active' }],
+			['specsChanged', 'a', { hd_gb: 80 }],
+			['created', 'c', null],
+			['removed', 'b', null],
+		]);
+		expect(result.events[3].service).toEqual(simplifyServiceRecord(service('b')));
+		// The next write upgrades the state to the current format.
+		const staticData: Record<string, unknown> = JSON.parse(JSON.stringify(v1));
+		writeSnapshot(staticData as never, result.snapshot, 'cred-1');
+		expect(staticData.stateVersion).toBe(2);
+		expect(readSnapshot(staticData as never, 'cred-1')?.get('a')).toEqual(storedValuesOf(simplifyServiceRecord(service('a', { status: 'suspended', hd: 100 }))));
+	});
+
+	it('a field the state does not know (stored by an older version) is unknown: never a change, null in a removed service', () => {
+		const staticData: Record<string, unknown> = {};
+		writeSnapshot(staticData as never, baseline([service('a'), service('b', { osId: null, osName: 'Linux' })]), 'cred-1');
+		const olderState = JSON.parse(JSON.stringify(staticData));
+		// As written by a version that did not declare hd_gb and os_name yet (fields stored by name).
+		const drop = ['hd_gb', 'os_name'];
+		const keep = olderState.fields.map((key: string) => !drop.includes(key));
+		olderState.fields = olderState.fields.filter((_: string, index: number) => keep[index]);
+		for (const id of Object.keys(olderState.services)) {
+			olderState.services[id] = olderState.services[id].filter((_: unknown, index: number) => keep[index]);
+		}
+		const read = readSnapshot(olderState, 'cred-1');
+		expect(read).toBeDefined();
+		const result = diffServices(read, [service('a', { hd: 999 }), service('b', { osId: null, osName: 'Other' })], ALL);
+		expect(result.events).toEqual([]);
+		expect(result.changed).toBe(true);
+		const removed = diffServices(read, [], ALL).events;
+		expect(removed.map((e) => [e.id_service, e.service.hd_gb, e.service.os_name, e.service.ram_gb])).toEqual([
+			['a', null, null, 4],
+			['b', null, null, 4],
+		]);
+		// A field stored by a newer version and not declared here is ignored.
+		const newerState = JSON.parse(JSON.stringify(staticData));
+		newerState.fields.push('bandwidth_gb');
+		for (const id of Object.keys(newerState.services)) newerState.services[id].push(1000);
+		const newer = readSnapshot(newerState, 'cred-1');
+		expect(newer && snapshotsEqual(newer, baseline([service('a'), service('b', { osId: null, osName: 'Linux' })]))).toBe(true);
 	});
 });
 
@@ -518,7 +578,7 @@ describe('formatEvent', () => {
 		const gone = service('gone', { status: 'suspended' });
 		const [event] = diffServices(baseline([gone]), [], ALL).events;
 		expect(formatEvent(event, { simplify: false, detectedAt }).service).toEqual(gone);
-		expect(rebuildServiceRecord(event.service)).toEqual(gone);
+		expect(nestServiceRecord(event.service)).toEqual(gone);
 	});
 });
 

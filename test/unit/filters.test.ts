@@ -1,5 +1,6 @@
 import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../nodes/shared/filters';
-import { serviceRecord } from '../harness/fixtures';
+import { simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
+import { ALL_NULL, serviceRecord } from '../harness/fixtures';
 
 describe('parseServiceFilters', () => {
 	test('comma-separated statuses, arrays, blanks', () => {
@@ -18,7 +19,7 @@ describe('parseServiceFilters', () => {
 });
 
 describe('matchesServiceFilters', () => {
-	const record = serviceRecord({ id: 's', name: 'Web-01.Shop', alias: 'Front', status: 'Active' }) as never;
+	const service = simplifyServiceRecord(serviceRecord({ id: 's', name: 'Web-01.Shop', alias: 'Front', status: 'Active' }) as never);
 	test.each([
 		[{}, true],
 		[{ status: 'active' }, true],
@@ -30,11 +31,11 @@ describe('matchesServiceFilters', () => {
 		[{ search: 'back' }, false],
 		[{ search: 'web', status: 'suspended' }, false],
 	])('%p -> %p', (raw, expected) => {
-		expect(matchesServiceFilters(record, parseServiceFilters(raw))).toBe(expected);
+		expect(matchesServiceFilters(service, parseServiceFilters(raw))).toBe(expected);
 	});
 
-	test('a record without status or names matches only when no filter asks for them', () => {
-		const bare = { id_service: 'x' };
+	test('a service without status or names matches only when no filter asks for them', () => {
+		const bare = ALL_NULL('x');
 		expect(matchesServiceFilters(bare, parseServiceFilters({}))).toBe(true);
 		expect(matchesServiceFilters(bare, parseServiceFilters({ status: 'active' }))).toBe(false);
 		expect(matchesServiceFilters(bare, parseServiceFilters({ search: 'a' }))).toBe(false);

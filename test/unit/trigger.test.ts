@@ -219,7 +219,7 @@ describe('scheduled polls with state kept between them', () => {
 		const activation = await poller.tick({ activation: true });
 		expect(activation.emitted).toBeNull();
 		expect(activation.error).toBeUndefined();
-		expect(activation.staticData['node:Services Trigger']).toMatchObject({ stateVersion: 1, credentialId: 'cred-1' });
+		expect(activation.staticData['node:Services Trigger']).toMatchObject({ stateVersion: 2, credentialId: 'cred-1' });
 		expect(Object.keys((activation.staticData['node:Services Trigger'] as IDataObject).services as object)).toEqual(
 			services.map((s) => s.id_service),
 		);
@@ -253,7 +253,7 @@ describe('scheduled polls with state kept between them', () => {
 		const state = changes.staticData['node:Services Trigger'] as { services: Record<string, unknown[]> };
 		expect(Object.keys(state.services)).toHaveLength(services.length);
 		expect(state.services[third.id_service]).toBeUndefined();
-		expect(state.services[first.id_service][0]).toBe('suspended');
+		expect(state.services[first.id_service][2]).toBe('suspended');
 
 		// The same listing again (even reordered) emits nothing and does not rewrite the state.
 		listing([...next].reverse());
@@ -440,5 +440,135 @@ describe('scheduled polls with state kept between them', () => {
 		expect(tick.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([
 			['created', first.id_service],
 		]);
+	});
+});
+
+describe('no removal storm: a mass removal is confirmed by the next poll before it is reported', () => {
+	const STATE_KEY = 'node:Services Trigger';
+	// Each test uses its own node id: the unconfirmed mark lives in process memory by workflow + node.
+	const stormNode = (id: string, parameters: INodeParameters = {}) => triggerNode(parameters, { id });
+	const removedIds = (tick: { emitted: Array<Array<{ json: IDataObject }>> | null }) =>
+		(tick.emitted?.[0] ?? []).filter((item) => item.json.event === 'removed').map((item) => item.json.id_service);
+
+	async function activated(node: INode): Promise<ActivePoller> {
+		const poller = new ActivePoller(node, CREDENTIALS);
+		listing(services);
+		await poller.tick({ activation: true });
+		return poller;
+	}
+
+	it('a platform briefly listing nothing reports nothing; the changes made meanwhile still come', async () => {
+		const poller = await activated(stormNode('storm-blip'));
+		const baseline = poller.staticData();
+
+		listing([]);
+		const empty = await poller.tick();
+		expect(empty.emitted).toBeNull();
+		expect(empty.error).toBeUndefined();
+		expect((empty.staticData[STATE_KEY] as IDataObject).services).toEqual((baseline[STATE_KEY] as IDataObject).services);
+
+		const back = withChange(services, first.id_service, (data) => (data.status = 'suspended'));
+		listing(back);
+		const recovered = await poller.tick();
+		expect(recovered.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([
+			['statusChanged', first.id_service],
+		]);
+		expect(recovered.staticData[STATE_KEY]).not.toHaveProperty('massRemovalUnconfirmed');
+	});
+
+	it('a real removal of every service is reported once, one poll later', async () => {
+		const poller = await activated(stormNode('storm-real'));
+		listing([]);
+		expect((await poller.tick()).emitted).toBeNull();
+		listing([]);
+		const confirmed = await poller.tick();
+		expect(removedIds(confirmed)).toEqual(services.map((s) => s.id_service));
+		expect(confirmed.staticData[STATE_KEY]).toMatchObject({ services: {} });
+		expect(confirmed.staticData[STATE_KEY]).not.toHaveProperty('massRemovalUnconfirmed');
+		listing([]);
+		expect((await poller.tick()).emitted).toBeNull();
+	});
+
+	it('more than half is a mass removal; half or fewer is reported at once', async () => {
+		const poller = await activated(stormNode('storm-half'));
+		const half = services.length / 2;
+		listing(services.slice(half));
+		expect(removedIds(await poller.tick())).toEqual(services.slice(0, half).map((s) => s.id_service));
+
+		// 4 of the 6 left is more than half.
+		listing(services.slice(half + 4));
+		expect((await poller.tick()).emitted).toBeNull();
+		listing(services.slice(half + 4));
+		expect(removedIds(await poller.tick())).toEqual(services.slice(half, half + 4).map((s) => s.id_service));
+	});
+
+	it('Confirm Mass Removals off reports the removal at the first poll', async () => {
+		const poller = await activated(stormNode('storm-off', { confirmMassRemoval: false }));
+		listing([]);
+		expect(removedIds(await poller.tick())).toEqual(services.map((s) => s.id_service));
+	});
+
+	it('holds even when only Created is selected (else the return of every service would be a storm of created)', async () => {
+		const poller = await activated(stormNode('storm-created', { events: ['created'] }));
+		listing([]);
+		expect((await poller.tick()).emitted).toBeNull();
+		listing(services);
+		expect((await poller.tick()).emitted).toBeNull();
+	});
+
+	it('works when n8n does not save the static data of the poll that held back (it emitted nothing)', async () => {
+		const node = stormNode('storm-unsaved');
+		const poller = await activated(node);
+		const saved = poller.staticData();
+		listing([]);
+		expect((await poller.tick()).emitted).toBeNull();
+
+		// The next poll runs on the static data as last saved, without the mark: the process remembers it.
+		const reloaded = new ActivePoller(node, CREDENTIALS, saved);
+		listing([]);
+		expect(removedIds(await reloaded.tick())).toEqual(services.map((s) => s.id_service));
+	});
+
+	it('after a restart that lost the mark, it asks for one more confirming poll: never lost, never twice', async () => {
+		const node = stormNode('storm-restart');
+		const poller = await activated(node);
+		const saved = poller.staticData();
+		listing([]);
+		expect((await poller.tick()).emitted).toBeNull();
+
+		// A new n8n process: a fresh copy of the node's modules, and the static data as last saved.
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const fresh = require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => ServicesTrigger };
+			registerNodeType(TRIGGER_TYPE, new fresh.ServicesTrigger());
+		});
+		try {
+			const restarted = new ActivePoller(node, CREDENTIALS, saved);
+			listing([]);
+			const held = await restarted.tick({ activation: true });
+			expect(held.emitted).toBeNull();
+			listing([]);
+			const confirmed = await restarted.tick();
+			expect(removedIds(confirmed)).toEqual(services.map((s) => s.id_service));
+			listing([]);
+			expect((await restarted.tick()).emitted).toBeNull();
+
+			// The mark kept in the static data is enough when that copy was saved (memory lost).
+			const other = stormNode('storm-saved-mark');
+			const second = await activated(other);
+			listing([]);
+			const marked = await second.tick();
+			expect(marked.staticData[STATE_KEY]).toMatchObject({ massRemovalUnconfirmed: true });
+			jest.isolateModules(() => {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				const fresh = require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => ServicesTrigger };
+				registerNodeType(TRIGGER_TYPE, new fresh.ServicesTrigger());
+			});
+			const again = new ActivePoller(other, CREDENTIALS, marked.staticData);
+			listing([]);
+			expect(removedIds(await again.tick())).toEqual(services.map((s) => s.id_service));
+		} finally {
+			registerNodeType(TRIGGER_TYPE, new ServicesTrigger());
+		}
 	});
 });

@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 
 import { matchesServiceFilters, parseServiceFilters } from '../../shared/filters';
 import { listServicePages } from '../../shared/listing';
+import { simplifyServiceRecord } from '../../shared/serviceRecord';
 import { openApiSession, readRequestLimits } from '../../shared/transport';
 
 /** Enough entries to fill the editor's list and scroll; the rest comes page by page as the user scrolls. */
@@ -22,13 +23,9 @@ export async function searchServices(
 	const results: INodeListSearchItems[] = [];
 	for await (const { records, next } of listServicePages(session, { from: paginationToken || undefined })) {
 		for (const record of records) {
-			if (!matchesServiceFilters(record, filters)) continue;
-			const name = record.values?.values?.name;
-			const alias = record.values?.values?.alias;
-			results.push({
-				name: `${name || record.id_service}${alias ? ` (${alias})` : ''}`,
-				value: record.id_service,
-			});
+			const { id_service, name, alias, status } = simplifyServiceRecord(record);
+			if (!matchesServiceFilters({ name, alias, status }, filters)) continue;
+			results.push({ name: `${name || id_service}${alias ? ` (${alias})` : ''}`, value: id_service });
 		}
 		if (results.length >= ENTRIES_PER_CALL) return { results, paginationToken: next };
 	}

@@ -52,8 +52,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	for await (const { records } of listServicePages(session)) {
 		for (const record of records) {
 			if (items.length >= limit) break;
-			if (filtering && !matchesServiceFilters(record, filters)) continue;
-			const json = simplify ? simplifyServiceRecord(record) : record;
+			const simplified = simplify || filtering ? simplifyServiceRecord(record) : undefined;
+			if (filtering && !matchesServiceFilters(simplified!, filters)) continue;
+			const json = simplify ? simplified : record;
 			items.push({ json: json as IDataObject, pairedItem });
 		}
 		if (items.length >= limit) break;

@@ -1,0 +1,121 @@
+/**
+ * The one declaration of a service's documented fields. Everything field-specific derives from it:
+ * the zod schema and the fast check (serviceRecord.ts), Simplify and its key order, the trigger's
+ * stored state (state.ts), which changes are events and what `previous` holds (diff.ts), and the
+ * nested view of a removed service. Adding a field is one line here (plus its tests).
+ *
+ * - `key`: the field's name in the simplified view (and in `previous`, and in the stored state);
+ *   the simplified view lists the fields in this order, after `id_service`.
+ * - `path`: where the field sits in the record as the API sends it.
+ * - `type`: the JSON type the API documents; `null` always counts as absent.
+ * - `change`: which trigger event a change of this field is (`statusChanged`, `specsChanged`); none
+ *   for fields that are only shown (name, alias).
+ * - `labelOf`: this field names the thing another field identifies (the OS name of the OS id). It is
+ *   compared only when neither side has the identifier, and it is reported with the identifier when
+ *   that changes.
+ */
+export const SERVICE_FIELDS = [
+	{ key: 'name', path: ['values', 'values', 'name'], type: 'string' },
+	{ key: 'alias', path: ['values', 'values', 'alias'], type: 'string' },
+	{ key: 'status', path: ['values', 'values', 'status'], type: 'string', change: 'statusChanged' },
+	{ key: 'os_id', path: ['values', 'values', 'service', 'customize', 'OS', 'id'], type: 'string', change: 'specsChanged' },
+	{
+		key: 'os_name',
+		path: ['values', 'values', 'service', 'customize', 'OS', 'name'],
+		type: 'string',
+		change: 'specsChanged',
+		labelOf: 'os_id',
+	},
+	{
+		key: 'vcores',
+		path: ['values', 'values', 'service', 'customize', 'specifications', 'vcores'],
+		type: 'integer',
+		change: 'specsChanged',
+	},
+	{
+		key: 'ram_gb',
+		path: ['values', 'values', 'service', 'customize', 'specifications', 'GB', 'ram'],
+		type: 'integer',
+		change: 'specsChanged',
+	},
+	{
+		key: 'hd_gb',
+		path: ['values', 'values', 'service', 'customize', 'specifications', 'GB', 'hd'],
+		type: 'integer',
+		change: 'specsChanged',
+	},
+] as const satisfies readonly ServiceFieldDeclaration[];
+
+export interface ServiceFieldDeclaration {
+	key: string;
+	path: readonly string[];
+	type: 'string' | 'integer';
+	change?: 'statusChanged' | 'specsChanged';
+	labelOf?: string;
+}
+
+type DeclaredField = (typeof SERVICE_FIELDS)[number];
+export type ServiceFieldKey = DeclaredField['key'];
+export type ServiceFieldValue = string | number | null;
+
+type ValueOf<Field extends DeclaredField> = Field['type'] extends 'integer' ? number | null : string | null;
+
+/** The flat view most workflows want (the node's "Simplify" output). */
+export type SimplifiedService = { id_service: string } & { [Field in DeclaredField as Field['key']]: ValueOf<Field> } & {
+	[key: string]: ServiceFieldValue;
+};
+
+/**
+ * The documented part of a record, typed from the paths: e.g. `values?.values?.status` is
+ * `string | null | undefined`. Every object may carry more (the API may add fields).
+ */
+export type DocumentedRecord = UnionToIntersection<NestedField<DeclaredField>>;
+
+type NestedField<Field> = Field extends DeclaredField ? NestedAt<Field['path'], ValueOf<Field>> : never;
+type NestedAt<Path extends readonly string[], Value> = Path extends readonly [
+	infer Head extends string,
+	...infer Rest extends readonly string[],
+]
+	? { [Key in Head]?: (Rest extends readonly [] ? Value : NestedAt<Rest, Value> & { [key: string]: unknown }) | null }
+	: never;
+type UnionToIntersection<Union> = (Union extends unknown ? (arg: Union) => void : never) extends (arg: infer Both) => void
+	? Both
+	: never;
+
+/** Keys of the fields whose change is the given event. */
+export type ChangeFieldKey<Event extends string> = Extract<DeclaredField, { change: Event }>['key'];
+
+/**
+ * The record's objects that hold the fields, as a flat list where each names its parent's index
+ * (-1: the record itself), parents before children; and per field, the index of the object holding
+ * it. The fast check and Simplify walk these lists instead of the paths, so a record costs one
+ * property read per object and per field, and no allocation beyond the output.
+ */
+export interface FieldLayout {
+	containers: ReadonlyArray<{ parent: number; key: string }>;
+	fields: ReadonlyArray<{ key: ServiceFieldKey; container: number; leaf: string; type: 'string' | 'integer' }>;
+}
+
+export const FIELD_LAYOUT: FieldLayout = layoutOf(SERVICE_FIELDS);
+
+function layoutOf(declared: readonly ServiceFieldDeclaration[]): FieldLayout {
+	const containers: Array<{ parent: number; key: string }> = [];
+	const indexByPath = new Map<string, number>();
+	const containerOf = (path: readonly string[]): number => {
+		if (path.length === 0) return -1;
+		const id = path.join('\u0000');
+		const known = indexByPath.get(id);
+		if (known !== undefined) return known;
+		const parent = containerOf(path.slice(0, -1));
+		containers.push({ parent, key: path[path.length - 1] });
+		indexByPath.set(id, containers.length - 1);
+		return containers.length - 1;
+	};
+	const fields = declared.map((field) => ({
+		key: field.key as ServiceFieldKey,
+		container: containerOf(field.path.slice(0, -1)),
+		leaf: field.path[field.path.length - 1],
+		type: field.type,
+	}));
+	return { containers, fields };
+}
