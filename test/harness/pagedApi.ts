@@ -2,8 +2,8 @@
  * A paged service listing for tests: each page's answer in one of the next-link forms the node
  * follows, and a real HTTP server on 127.0.0.1 that serves it and records every request.
  */
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { LocalServer } from './localServer';
+import { startLocalServer } from './localServer';
 
 export const LISTING_PATH = '/v2026/services';
 
@@ -64,46 +64,23 @@ export function paginate<T>(records: T[], size: number): T[][] {
 	return pages.length > 0 ? pages : [[]];
 }
 
-export interface SeenRequest {
-	url: string;
-	authorization: string | undefined;
-}
-
-export interface LocalApi {
-	origin: string;
-	/** Every request that reached the server, in order. */
-	seen: SeenRequest[];
-	close(): Promise<void>;
-}
+export type LocalApi = LocalServer;
 
 /** `answer` gets the request URL (path and query) and returns status, body and headers. */
-export type Answer = (url: URL, seen: SeenRequest[]) => { status?: number; body: unknown; headers?: Record<string, string> };
+export type Answer = (url: URL) => { status?: number; body: unknown; headers?: Record<string, string> };
 
+/** A real server on 127.0.0.1 (test/harness/localServer.ts) answering JSON; `answer` is made once its origin is known. */
 export async function startLocalApi(answer: (origin: string) => Answer): Promise<LocalApi> {
-	const seen: SeenRequest[] = [];
-	const sockets = new Set<Socket>();
 	let respond: Answer = () => ({ body: [] });
-	const server = http.createServer((req, res) => {
-		seen.push({ url: req.url ?? '', authorization: req.headers.authorization });
-		const { status = 200, body, headers = {} } = respond(new URL(req.url ?? '/', 'http://local'), seen);
-		res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-		res.end(typeof body === 'string' ? body : JSON.stringify(body));
-	});
-	server.on('connection', (socket: Socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	respond = answer(origin);
-	return {
-		origin,
-		seen,
-		close: async () => {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+	const server = await startLocalServer({
+		handler: (req, res) => {
+			const { status = 200, body, headers = {} } = respond(new URL(req.url ?? '/', 'http://local'));
+			res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+			res.end(typeof body === 'string' ? body : JSON.stringify(body));
 		},
-	};
+	});
+	respond = answer(server.origin);
+	return server;
 }
 
 /** A local API serving `pages` in `form`; a page number past the end answers 404. */

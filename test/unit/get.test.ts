@@ -154,6 +154,16 @@ describe('"From List": searchServices', () => {
 		expect((await search()).results).toEqual([{ name: 'bare', value: 'bare' }]);
 	});
 
+	test('a pagination token for another address is refused without sending the key there', async () => {
+		const elsewhere = await startPagedApi([records], 'next');
+		try {
+			await expect(search(undefined, `${elsewhere.origin}${pagePath(2)}`)).rejects.toThrow(elsewhere.origin.replace('http://', ''));
+			expect(elsewhere.seen).toEqual([]);
+		} finally {
+			await elsewhere.close();
+		}
+	});
+
 	test('in pages: a token resumes at the platform page after the last one read', async () => {
 		await local.close();
 		const many = Array.from({ length: 250 }, (_, i) => serviceRecord({ id: `s-${i}` }));

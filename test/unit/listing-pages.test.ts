@@ -11,21 +11,14 @@ import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.nod
 import { expectedItems, serviceRecord } from '../harness/fixtures';
 import type { LocalApi } from '../harness/pagedApi';
 import { LISTING_PATH, NEXT_FORMS, pageAnswer, paginate, pagePath, startLocalApi, startPagedApi } from '../harness/pagedApi';
+import { closeLocalServers } from '../harness/localServer';
 import { ActivePoller } from '../harness/poll';
 import { PACKAGE_NAME, registerNodeType, runNode, servicesNode } from '../harness/workflow';
 
 const KEY = 'sk-live-PAGES-5d2c81e07b9a4f36';
 const records = Array.from({ length: 23 }, (_, i) => serviceRecord({ id: `srv-${i + 1}`, status: i % 5 === 0 ? 'suspended' : 'active' }));
 
-const apis: LocalApi[] = [];
-async function api(start: Promise<LocalApi>): Promise<LocalApi> {
-	const started = await start;
-	apis.push(started);
-	return started;
-}
-afterEach(async () => {
-	await Promise.all(apis.splice(0).map((started) => started.close()));
-});
+afterEach(closeLocalServers);
 
 const credentialsFor = (local: LocalApi) => ({ apiKey: KEY, baseUrl: local.origin });
 const list = (local: LocalApi, parameters: INodeParameters = {}, overrides: Partial<INode> = {}) =>
@@ -33,7 +26,7 @@ const list = (local: LocalApi, parameters: INodeParameters = {}, overrides: Part
 
 describe.each(NEXT_FORMS)('pages linked by %s', (form) => {
 	test('Return All returns every record of every page, in order, with the key on each request', async () => {
-		const local = await api(startPagedApi(paginate(records, 5), form));
+		const local = await startPagedApi(paginate(records, 5), form);
 		const { items, error } = await list(local);
 		expect(error).toBeUndefined();
 		expect(items).toEqual(expectedItems(records, 0));
@@ -43,7 +36,7 @@ describe.each(NEXT_FORMS)('pages linked by %s', (form) => {
 });
 
 test('Limit stops reading pages once enough items are gathered (after filters)', async () => {
-	const local = await api(startPagedApi(paginate(records, 5), 'next'));
+	const local = await startPagedApi(paginate(records, 5), 'next');
 	const limited = await list(local, { returnAll: false, limit: 7 });
 	expect(limited.items.map((item) => item.json.id_service)).toEqual(records.slice(0, 7).map((r) => r.id_service));
 	expect(local.seen).toHaveLength(2);
@@ -56,7 +49,7 @@ test('Limit stops reading pages once enough items are gathered (after filters)',
 });
 
 test('an empty first page with no next link is an empty listing', async () => {
-	const local = await api(startPagedApi([[]], 'links.next'));
+	const local = await startPagedApi([[]], 'links.next');
 	const { items, error } = await list(local);
 	expect(error).toBeUndefined();
 	expect(items).toEqual([]);
@@ -64,7 +57,7 @@ test('an empty first page with no next link is an empty listing', async () => {
 
 test('empty pages in between are read through', async () => {
 	const pages = [records.slice(0, 2), [], [], records.slice(2, 3)];
-	const local = await api(startPagedApi(pages, 'Link header'));
+	const local = await startPagedApi(pages, 'Link header');
 	const { items } = await list(local);
 	expect(items.map((item) => item.json.id_service)).toEqual(['srv-1', 'srv-2', 'srv-3']);
 });
@@ -81,13 +74,11 @@ async function expectListingError(local: LocalApi, message: string | RegExp, des
 }
 
 test('a next link to another origin is refused, names the link, and the key is not sent there', async () => {
-	const elsewhere = await api(startPagedApi([records], 'next'));
-	const local = await api(
-		startLocalApi(() => (url) =>
-			url.searchParams.get('page') === null
-				? { body: { data: records.slice(0, 2), next: `${elsewhere.origin}/v2026/services?page=2` } }
-				: { body: [] },
-		),
+	const elsewhere = await startPagedApi([records], 'next');
+	const local = await startLocalApi(() => (url) =>
+		url.searchParams.get('page') === null
+			? { body: { data: records.slice(0, 2), next: `${elsewhere.origin}/v2026/services?page=2` } }
+			: { body: [] },
 	);
 	await expectListingError(
 		local,
@@ -99,30 +90,26 @@ test('a next link to another origin is refused, names the link, and the key is n
 });
 
 test('a next link back to an earlier page is a loop error', async () => {
-	const local = await api(
-		startLocalApi((origin) => (url) => ({
-			body: { data: [serviceRecord({ id: `p${url.searchParams.get('page') ?? 1}` })], next: url.searchParams.get('page') === '2' ? `${origin}${LISTING_PATH}` : '?page=2' },
-		})),
-	);
+	const local = await startLocalApi((origin) => (url) => ({
+		body: { data: [serviceRecord({ id: `p${url.searchParams.get('page') ?? 1}` })], next: url.searchParams.get('page') === '2' ? `${origin}${LISTING_PATH}` : '?page=2' },
+	}));
 	const result = await expectListingError(local, /^The listing's pages loop: the next-page link leads back to a page already read \(/, /After 2 page\(s\)/);
 	expect(result.error?.message).toContain(`${local.origin}${LISTING_PATH})`);
 	expect(local.seen).toHaveLength(2);
 });
 
 test(`a listing that never ends stops after ${MAX_LISTING_PAGES} pages with a clear error`, async () => {
-	const local = await api(
-		startLocalApi(() => (url) => {
-			const n = Number(url.searchParams.get('page') ?? '1');
-			return { body: [serviceRecord({ id: `srv-${n}` })], headers: { Link: `<?page=${n + 1}>; rel="next"` } };
-		}),
-	);
+	const local = await startLocalApi(() => (url) => {
+		const n = Number(url.searchParams.get('page') ?? '1');
+		return { body: [serviceRecord({ id: `srv-${n}` })], headers: { Link: `<?page=${n + 1}>; rel="next"` } };
+	});
 	await expectListingError(local, `The listing has more than ${MAX_LISTING_PAGES} pages; the node stopped reading`, /never ends/);
 	expect(local.seen).toHaveLength(MAX_LISTING_PAGES);
 }, 60_000);
 
 test('an id on two pages is an error naming both pages', async () => {
 	const pages = [records.slice(0, 3), [records[3], records[1]]];
-	const local = await api(startPagedApi(pages, 'next_page_url'));
+	const local = await startPagedApi(pages, 'next_page_url');
 	await expectListingError(
 		local,
 		'The listing contains id_service "srv-2" more than once',
@@ -131,19 +118,17 @@ test('an id on two pages is an error naming both pages', async () => {
 });
 
 test('a last page that states more records than were given is an error, not part of the listing', async () => {
-	const local = await api(startLocalApi(() => () => ({ body: { data: records.slice(0, 5), total: 23, page: 1 } })));
+	const local = await startLocalApi(() => () => ({ body: { data: records.slice(0, 5), total: 23, page: 1 } }));
 	await expectListingError(local, 'The listing states 23 services but gave 5, and no link to the next page', /does not invent page addresses/);
 
-	const more = await api(startLocalApi(() => () => ({ body: { items: records.slice(0, 5), has_more: true } })));
+	const more = await startLocalApi(() => () => ({ body: { items: records.slice(0, 5), has_more: true } }));
 	await expectListingError(more, 'The listing says more services exist (has_more) after 5, and no link to the next page', /does not return part of the listing/);
 });
 
 test('a failing page fails the item; with "On Error: Continue" it becomes an error item', async () => {
 	const pages = paginate(records, 10);
-	const local = await api(
-		startLocalApi((origin) => (url) =>
-			url.searchParams.get('page') === '3' ? { status: 500, body: { message: 'database down' } } : pageAnswer(pages, Number(url.searchParams.get('page') ?? 1), 'next', origin),
-		),
+	const local = await startLocalApi((origin) => (url) =>
+		url.searchParams.get('page') === '3' ? { status: 500, body: { message: 'database down' } } : pageAnswer(pages, Number(url.searchParams.get('page') ?? 1), 'next', origin),
 	);
 	const stopped = await list(local);
 	expect(stopped.items).toEqual([]);
@@ -170,13 +155,11 @@ describe('the trigger reads every page', () => {
 	test('a service on page 3 is seen; a failure on page 3 fails the poll and keeps the previous state', async () => {
 		let current = records.slice(0, 12);
 		let failPage3 = false;
-		const local = await api(
-			startLocalApi((origin) => (url) => {
-				const n = Number(url.searchParams.get('page') ?? 1);
-				if (n === 3 && failPage3) return { status: 500, body: { message: 'database down' } };
-				return pageAnswer(paginate(current, 5), n, 'links.next', origin);
-			}),
-		);
+		const local = await startLocalApi((origin) => (url) => {
+			const n = Number(url.searchParams.get('page') ?? 1);
+			if (n === 3 && failPage3) return { status: 500, body: { message: 'database down' } };
+			return pageAnswer(paginate(current, 5), n, 'links.next', origin);
+		});
 		const poller = new ActivePoller(triggerNode(), credentialsFor(local));
 		const baseline = await poller.tick({ activation: true });
 		expect(baseline.error).toBeUndefined();
@@ -205,7 +188,7 @@ test.each([
 	['={{ "ten" }}', '"Limit" must be a whole number of 1 or more, not "ten"'],
 	['={{ 2.5 }}', '"Limit" must be a whole number of 1 or more, not 2.5'],
 ])('Limit %s from an expression is a parameter error before anything is sent', async (limit, message) => {
-	const local = await api(startPagedApi([records], 'next'));
+	const local = await startPagedApi([records], 'next');
 	const result = await list(local, { returnAll: false, limit });
 	expect(result.error?.message).toBe(message);
 	expect(result.error?.context?.itemIndex).toBe(0);
