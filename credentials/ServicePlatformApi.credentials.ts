@@ -17,6 +17,10 @@ const PLAIN_HTTP_REFUSED_PATTERN = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\
  */
 const TEST_BASE_URL_EXPRESSION =
 	'={{ $credentials.baseUrl.trim()' +
+	// As WHATWG URL parsing (and so resolveApiBaseUrl) does: strip C0 controls and spaces at both ends
+	// and tabs/newlines anywhere, so "\u0001http://..." or "ht\ntp://..." cannot slip past the check.
+	".replace(/^[\\u0000-\\u0020]+|[\\u0000-\\u0020]+$/g, '')" +
+	".replace(/[\\t\\n\\r]/g, '')" +
 	".replace(/\\/+$/, '')" +
 	".replace(/\\/v2026(\\/services)?$/i, '')" +
 	".replace(/\\/+$/, '')" +
@@ -72,7 +76,8 @@ export class ServicePlatformApi implements ICredentialType {
 		type: 'generic',
 		properties: {
 			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
+				// Trimmed as the node checks it: a key pasted with spaces around it still works.
+				Authorization: '=Bearer {{$credentials.apiKey.trim()}}',
 			},
 		},
 	};

@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
 import * as service from './actions/service/Service.resource';
+import { listSearch } from './methods';
 
 export class Services implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,7 +12,7 @@ export class Services implements INodeType {
 		icon: { light: 'file:../../icons/servicePlatform.svg', dark: 'file:../../icons/servicePlatform.dark.svg' },
 		group: ['input'],
 		version: 1,
-		subtitle: '={{ { list: "List services" }[$parameter["operation"]] ?? $parameter["operation"] }}',
+		subtitle: '={{ { list: "List services", get: "Get service" }[$parameter["operation"]] ?? $parameter["operation"] }}',
 		description: 'Read the services (virtual servers and other products) of a hosting platform account',
 		defaults: { name: 'Services' },
 		usableAsTool: true,
@@ -30,6 +31,8 @@ export class Services implements INodeType {
 			...service.description,
 		],
 	};
+
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -4,13 +4,14 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/descriptions';
 import { parseServiceFilters } from '../shared/filters';
-import { fetchServiceRecords } from '../shared/listServices';
-import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS } from '../shared/transport';
-import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents, TriggerInputError } from './diff';
+import { fetchServiceRecords } from '../shared/listing';
+import { toNodeError } from '../shared/errors';
+import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
+import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
 import { holdForConfirmation, readSnapshot, writeSnapshot } from './state';
 
 export class ServicesTrigger implements INodeType {
@@ -97,28 +98,22 @@ export class ServicesTrigger implements INodeType {
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const node = this.getNode();
+		const redact = await credentialRedactor.call(this, 0);
 		const asNodeError = <T>(run: () => T): T => {
 			try {
 				return run();
 			} catch (error) {
-				if (error instanceof TriggerInputError) {
-					throw new NodeOperationError(node, error.message, { description: error.description });
-				}
-				// Only a bug of this node gets here (the code wrapped is pure): still an n8n error.
-				throw new NodeOperationError(node, error as Error);
+				throw toNodeError(node, error, { itemIndex: 0, redact });
 			}
 		};
 
 		const events = asNodeError(() => parseEvents(this.getNodeParameter('events', [])));
 		const filters = parseServiceFilters(this.getNodeParameter('filters', {}));
 		const simplify = this.getNodeParameter('simplify', true) as boolean;
-		const options = this.getNodeParameter('options', {}) as { timeout?: number };
-		let timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
-		// n8n abandons a poll that runs past its budget; fail with our own clear timeout before that.
-		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
-		if (budgetMs !== undefined && budgetMs > 0 && budgetMs < timeoutMs) timeoutMs = budgetMs;
+		// Timeout, Max Response Size and retries; the timeout stays within n8n's poll budget.
+		const limits = asNodeError(() => readRequestLimits.call(this, 0));
 
-		const records = await fetchServiceRecords.call(this, { itemIndex: 0, timeoutMs });
+		const records = await fetchServiceRecords.call(this, { itemIndex: 0, limits });
 
 		const staticData = this.getWorkflowStaticData('node');
 		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;

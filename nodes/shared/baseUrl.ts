@@ -3,7 +3,6 @@ import { clip } from './json';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
 export const API_VERSION_SEGMENT = 'v2026';
-export const SERVICES_PATH = `/${API_VERSION_SEGMENT}/services`;
 
 /** A base URL the node must not use; carries a user-facing fix in `description`. */
 export class BaseUrlError extends DescribedError {}
@@ -30,12 +29,7 @@ export function resolveApiBaseUrl(raw: unknown): string {
 		);
 	}
 	const url = URL.canParse(text) ? new URL(text) : undefined;
-	if (!url) {
-		throw new BaseUrlError(
-			`The credential's Base URL "${clip(text)}" is not an absolute URL`,
-			'Enter the full address including https://, e.g. https://api.example.com',
-		);
-	}
+	if (!url) throw notAUrl(text);
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		throw new BaseUrlError(
 			`The credential's Base URL uses "${url.protocol}", not https`,
@@ -71,3 +65,62 @@ function trimPath(pathname: string): string {
 		.replace(new RegExp(`/${API_VERSION_SEGMENT}(/services)?$`, 'i'), '')
 		.replace(/\/+$/, '');
 }
+
+/**
+ * Why a text is not a URL, without echoing it whole: it may be the API key pasted into the wrong
+ * field. Only a text that looks like an address (has a dot or a slash and no long random run) is quoted.
+ */
+function notAUrl(text: string): BaseUrlError {
+	const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(text)?.[1];
+	if (port !== undefined && Number(port) > 65535) {
+		return new BaseUrlError(
+			`The credential's Base URL has port ${port.length > 6 ? `${port.slice(0, 6)}...` : port}, which does not exist`,
+			'A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com',
+		);
+	}
+	if (!/[./:]/.test(text) || /[^\s./:]{24,}/.test(text)) {
+		return new BaseUrlError(
+			`The credential's Base URL is not a URL (${text.length} characters without an address in them)`,
+			'It looks like something else was pasted there, perhaps the API key: check that API Key and Base URL are not swapped. Enter the full address including https://, e.g. https://api.example.com',
+		);
+	}
+	return new BaseUrlError(
+		`The credential's Base URL "${clip(text)}" is not an absolute URL`,
+		'Enter the full address including https://, e.g. https://api.example.com',
+	);
+}
+
+/** A key that looks like an address: API Key and Base URL pasted into each other's fields. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/|^www\./i;
+
+/**
+ * The key as it will be sent: trimmed. An empty key, one holding an address, or one with characters an
+ * HTTP header cannot carry (controls, non-ASCII) is a credential error before anything is sent; the
+ * error never quotes the key.
+ */
+export function resolveApiKey(raw: unknown): string {
+	const key = typeof raw === 'string' ? raw.trim() : '';
+	if (key === '') {
+		throw new ApiKeyError(
+			'The credential has no API Key',
+			'Open the Service Platform API credential and paste the API key generated in the account panel of the platform.',
+		);
+	}
+	if (URL_LIKE.test(key)) {
+		throw new ApiKeyError(
+			"The credential's API Key holds a web address, not a key",
+			'API Key and Base URL seem swapped: put the address in Base URL (e.g. https://api.example.com) and the key from the account panel in API Key.',
+		);
+	}
+	const bad = [...key].findIndex((char) => char < ' ' || char > '~');
+	if (bad !== -1) {
+		const code = key.codePointAt(bad)!.toString(16).toUpperCase().padStart(4, '0');
+		throw new ApiKeyError(
+			`The credential's API Key contains a character a request header cannot carry (U+${code} at position ${bad + 1})`,
+			'API keys are plain letters, digits and punctuation. Copy the key again from the account panel of the platform and paste it without line breaks, quotes or other characters around it.',
+		);
+	}
+	return key;
+}
+
+export class ApiKeyError extends DescribedError {}

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS } from './transport';
+import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS } from './limits';
 
 /** Parameters the Services node's List and the Services Trigger share, so both read them the same way. */
 export const serviceFiltersProperty: INodeProperties = {
@@ -53,7 +53,26 @@ export const requestOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_MS,
 			hint: 'In milliseconds: 30000 is 30 seconds',
-			description: 'How long to wait for the platform to answer, in milliseconds, before failing',
+			description:
+				'How long the whole request may take, in milliseconds: connecting, waiting, reading the answer, retries and all pages. In the trigger it also stays within n8n\'s time for one poll.',
+		},
+		{
+			displayName: 'Max Response Size',
+			name: 'maxResponseSize',
+			type: 'number',
+			typeOptions: { minValue: 0.001, numberPrecision: 3 },
+			default: DEFAULT_MAX_RESPONSE_MB,
+			hint: 'In MB (after decompression). 100,000 services are about 25 MB.',
+			description:
+				"Largest answer the node reads, in MB, counted after decompression; a larger one fails instead of filling n8n's memory",
+		},
+		{
+			displayName: 'Retry on Rate Limit',
+			name: 'retryOnRateLimit',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to retry automatically when the platform answers 429 (rate limit), 502, 503 or 504: up to 3 times, waiting as the platform asks (Retry-After) or 0.5 to 4 s, never past the Timeout',
 		},
 	],
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import { DescribedError } from './errors';
 import { clip, isJsonObject } from './json';
+import { PROVIDER_HINT, ServiceResponseError } from './listing';
 import type { DocumentedRecord, ServiceFieldDeclaration, ServiceFieldValue, SimplifiedService } from './serviceFields';
 import { FIELD_LAYOUT, SERVICE_FIELDS } from './serviceFields';
 
@@ -17,79 +17,6 @@ export const serviceRecordSchema = recordSchemaOf(SERVICE_FIELDS);
 export type ServiceRecord = { id_service: string } & DocumentedRecord & { [key: string]: unknown };
 
 export type { SimplifiedService } from './serviceFields';
-
-/** A listing the node cannot use; `message` and `description` are safe to show (types and keys, never values). */
-export class ServiceResponseError extends DescribedError {}
-
-const PROVIDER_HINT =
-	'The platform answered with data the node cannot use. If the platform changed its API, report it to the provider; ' +
-	'to look at the raw answer, call GET /v2026/services with the HTTP Request node and this credential.';
-
-/**
- * The spec does not say whether the listing is one record or a collection, so every plausible
- * wrapping is accepted: an array, a single record, a map keyed by id, or an object with one
- * property holding the array (an envelope such as `data`). Anything else is an error that names
- * what came, never silently an empty list.
- */
-export function extractServiceRecords(body: unknown): ServiceRecord[] {
-	const located = locateRecords(body);
-	const records: ServiceRecord[] = new Array(located.items.length);
-	const seen = new Set<string>();
-	for (let index = 0; index < located.items.length; index++) {
-		const record = parseServiceRecord(located.items[index], () => located.labelOf(index));
-		if (seen.has(record.id_service)) {
-			throw new ServiceResponseError(
-				`The listing contains id_service "${clip(record.id_service)}" more than once`,
-				`Record ${located.labelOf(index)} repeats an id already listed. Each service must appear once; ` +
-					PROVIDER_HINT,
-			);
-		}
-		seen.add(record.id_service);
-		records[index] = record;
-	}
-	return records;
-}
-
-interface LocatedRecords {
-	items: unknown[];
-	/** How to name record `index` to a user: its position, or its key in a map, e.g. `#3 of 40`. */
-	labelOf: (index: number) => string;
-}
-
-function locateRecords(body: unknown): LocatedRecords {
-	const byPosition = (items: unknown[], where = ''): LocatedRecords => ({
-		items,
-		labelOf: (i) => `#${i + 1} of ${items.length}${where}`,
-	});
-	if (Array.isArray(body)) return byPosition(body);
-	if (isJsonObject(body)) {
-		if ('id_service' in body) return byPosition([body]);
-		const keys = Object.keys(body);
-		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
-			return byPosition(body[keys[0]] as unknown[], ` in "${clip(keys[0])}"`);
-		}
-		const values = Object.values(body);
-		if (values.every((value) => isJsonObject(value) && 'id_service' in value)) {
-			return { items: values, labelOf: (i) => `"${clip(keys[i])}" (#${i + 1} of ${keys.length})` };
-		}
-	}
-	const said = isJsonObject(body) && ('error' in body || 'errors' in body) ? platformMessageOf(body) : undefined;
-	if (said !== undefined) {
-		throw new ServiceResponseError(
-			'The platform answered with an error instead of the services',
-			`The platform said: "${said}". Try again later; if it persists, check the key and the Base URL in the credential. ${PROVIDER_HINT}`,
-		);
-	}
-	throw new ServiceResponseError(
-		`The API answered with ${describeShape(body)}, not a list of services`,
-		'Expected an array of service records, a single record, a map of records keyed by id, or an object with ' +
-			'one property holding the array. ' +
-			(looksPaginated(body)
-				? 'The answer looks paginated, which the API documentation does not describe; report this to the package maintainers. '
-				: '') +
-			PROVIDER_HINT,
-	);
-}
 
 /**
  * For a record the fast check refused: zod decides (it accepts a little more, e.g. objects with another
@@ -258,23 +185,7 @@ export function nestServiceRecord(service: SimplifiedService): ServiceRecord {
 	return record;
 }
 
-/** Names a JSON value's shape without its content: types, sizes and at most ten top-level keys. */
-export function describeShape(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return `an array of ${value.length} item(s)`;
-	if (isJsonObject(value)) {
-		const keys = Object.keys(value);
-		if (keys.length === 0) return 'an empty object';
-		const listed = keys
-			.slice(0, 10)
-			.map((key) => `${clip(key)} (${describeType(value[key])})`)
-			.join(', ');
-		return `an object with key(s) ${listed}${keys.length > 10 ? `, and ${keys.length - 10} more` : ''}`;
-	}
-	return `a ${describeType(value)}`;
-}
-
-function describeType(value: unknown): string {
+export function describeType(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return `array of ${value.length}`;
 	if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) return 'decimal number';
@@ -290,18 +201,4 @@ function describeValueAt(root: unknown, path: Array<string | number>): string {
 	if (typeof value === 'string') return `string "${clip(value, 40)}"`;
 	if (typeof value === 'number' || typeof value === 'boolean') return `${describeType(value)} ${String(value)}`;
 	return describeType(value);
-}
-
-/** The human text of a JSON error body (`{ "error": ..., "message": "..." }` and the like), one line, clipped. */
-export function platformMessageOf(body: unknown): string | undefined {
-	if (!isJsonObject(body)) return undefined;
-	for (const key of ['message', 'error_description', 'detail', 'error']) {
-		const value = body[key];
-		if (typeof value === 'string' && value.trim() !== '') return clip(value.replace(/\s+/g, ' ').trim(), 200);
-	}
-	return undefined;
-}
-
-function looksPaginated(body: unknown): boolean {
-	return isJsonObject(body) && Object.values(body).some(Array.isArray);
 }

@@ -3,7 +3,7 @@ import type { INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
-import { resolveApiBaseUrl } from '../../nodes/shared/baseUrl';
+import { isLoopbackHostname, resolveApiBaseUrl } from '../../nodes/shared/baseUrl';
 import { API_KEY, BASE_URL } from '../harness/fixtures';
 import { createWorkflow, registerNodeType, runNode, servicesNode } from '../harness/workflow';
 
@@ -53,7 +53,7 @@ describe('Service Platform API credential', () => {
 		]);
 		expect(credentialType.authenticate).toEqual({
 			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+			properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey.trim()}}' } },
 		});
 	});
 
@@ -125,6 +125,57 @@ describe('Service Platform API credential', () => {
 	});
 });
 
+/**
+ * The credential Test refuses what the node refuses: on a generated corpus of base URLs, with control
+ * characters and whitespace before, inside and after the scheme, the Test's URL (n8n's expression
+ * engine running the credential's expression) never lets the key go over plain http to a host the
+ * node refuses, and equals the node's URL wherever the node accepts one.
+ */
+describe('the credential Test agrees with resolveApiBaseUrl on a generated corpus, control characters included', () => {
+	const hosts = ['api.example.com', 'localhost:4010', '127.0.0.1', '10.0.0.5:8080', 'localhost.example.com'];
+	const schemes = ['http', 'https', 'HTTP', 'ht\ntp', 'ht\ttps', 'h\rttp'];
+	const around = ['', ' ', '\u0001', '\u0000', '\u001f ', '\t', '\n', '\u000b', '\u00a0'];
+	const paths = ['', '/', '/v2026', '/gw/v2026/services/'];
+	const corpus: string[] = [];
+	for (const host of hosts)
+		for (const scheme of schemes)
+			for (const before of around)
+				for (const path of paths) corpus.push(`${before}${scheme}://${host}${path}${around[(corpus.length * 7) % around.length]}`);
+	// Control characters inside the host part too.
+	corpus.push('http://api.exa\tmple.com', 'http://api.example.com\n/v2026', '\u0001\u0002http://api.example.com');
+
+	const workflow = createWorkflow([servicesNode({})]);
+	const testUrl = (baseUrl: string) =>
+		workflow.expression.getSimpleParameterValue(
+			servicesNode({}),
+			credentialType.test.request.baseURL as string,
+			'internal',
+			{ $credentials: { baseUrl, apiKey: API_KEY } } as never,
+		) as string;
+
+	test(`${corpus.length} base URLs`, () => {
+		expect(corpus.length).toBeGreaterThan(1000);
+		for (const baseUrl of corpus) {
+			let nodeUrl: string | undefined;
+			try {
+				nodeUrl = resolveApiBaseUrl(baseUrl);
+			} catch {
+				nodeUrl = undefined;
+			}
+			const resolved = testUrl(baseUrl);
+			// What axios would request: the Test's base URL joined to its path, parsed as WHATWG URL does.
+			const requested = URL.canParse(`${resolved}/v2026/services`) ? new URL(`${resolved}/v2026/services`) : undefined;
+			const context = JSON.stringify({ baseUrl, resolved, nodeUrl });
+			if (nodeUrl !== undefined) {
+				expect({ context, href: requested?.href }).toEqual({ context, href: new URL(`${nodeUrl}/v2026/services`).href });
+			} else if (requested?.protocol === 'http:') {
+				// Plain http leaves only for hosts the node accepts plain http for.
+				expect({ context, loopback: isLoopbackHostname(requested.hostname) }).toEqual({ context, loopback: true });
+			}
+		}
+	});
+});
+
 describe('the credential dialog warns while a refused plain-http address is typed', () => {
 	const notice = credentialType.properties.find((property) => property.name === 'plainHttpNotice')!;
 	test.each([
@@ -165,7 +216,8 @@ describe('the node refuses unsafe base URLs before any request', () => {
 
 	test('a key pasted into the Base URL field is not echoed back', async () => {
 		const { error, serialized } = await runNode({ node: servicesNode({}), credentials: { apiKey: API_KEY, baseUrl: API_KEY } });
-		expect(error?.message).toBe('The credential\'s Base URL "[redacted]" is not an absolute URL');
+		expect(error?.message).toBe("The credential's Base URL is not a URL (" + API_KEY.length + ' characters without an address in them)');
+		expect(error?.description).toMatch(/API Key and Base URL are not swapped/);
 		expect(serialized).not.toContain(API_KEY);
 	});
 });

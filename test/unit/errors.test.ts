@@ -1,4 +1,5 @@
 import {
+	DescribedError,
 	describeHttpStatus,
 	describeRedirect,
 	describeRetryAfter,
@@ -6,21 +7,24 @@ import {
 	describeUnusableBody,
 	formatDuration,
 	isTlsErrorCode,
-	redactSecret,
+	parseRetryAfter,
+	toNodeError,
 } from '../../nodes/shared/errors';
+import { makeRedactor } from '../../nodes/shared/redact';
 
 const url = 'https://api.example.com/v2026/services';
+const action = 'list services';
 
 describe('describeHttpStatus', () => {
 	test.each([
 		[400, 'The platform rejected the request as invalid (HTTP 400)', /Check the Base URL/],
 		[401, 'The platform rejected the API key (HTTP 401)', /Generate a new API key in the account panel/],
 		[403, 'The API key is not allowed to list services (HTTP 403)', /permissions in the account panel/],
-		[404, 'The services endpoint was not found (HTTP 404)', /Check the Base URL.*requested https:\/\/api\.example\.com\/v2026\/services/],
-		[405, 'The address does not allow listing services (HTTP 405)', /Check the Base URL/],
+		[404, 'The platform found nothing at the address used to list services (HTTP 404)', /Check the Base URL.*requested https:\/\/api\.example\.com\/v2026\/services/],
+		[405, 'The address does not allow the request to list services (HTTP 405)', /Check the Base URL/],
 		[408, 'The platform gave up waiting for the request (HTTP 408)', /Retry On Fail/],
 		[409, 'The platform refused the request (HTTP 409)', /does not describe this answer/],
-		[410, 'The platform says API version v2026 is gone (HTTP 410)', /update this community node/],
+		[410, 'The platform says the address used to list services is gone (HTTP 410)', /update this community node/],
 		[422, 'The platform refused the request (HTTP 422)', /Check the Base URL/],
 		[429, 'The platform is rate limiting requests (HTTP 429)', /Wait a little before running again/],
 		[500, 'The platform had an internal error (HTTP 500)', /Try again later/],
@@ -28,25 +32,25 @@ describe('describeHttpStatus', () => {
 		[503, 'The platform is unavailable (HTTP 503)', /Retry On Fail/],
 		[504, "The platform's gateway timed out (HTTP 504)", /Try again later/],
 		[599, 'The platform failed with HTTP 599', /Try again later/],
-		[302, 'The platform answered with an unexpected HTTP 302', /should answer HTTP 200/],
+		[302, 'The platform answered with an unexpected HTTP 302', /To list services, the platform should answer HTTP 200/],
 	])('%i', (status, message, description) => {
-		const text = describeHttpStatus(status, { url });
+		const text = describeHttpStatus(status, { url, action });
 		expect(text.message).toBe(message);
 		expect(text.description).toMatch(description);
 	});
 
 	test('429 and 503 pass on Retry-After', () => {
-		expect(describeHttpStatus(429, { url, retryAfter: '30' })).toEqual({
-			message: 'The platform is rate limiting requests (HTTP 429); it asks to wait 30 second(s)',
-			description: expect.stringMatching(/^Wait 30 second\(s\) before running again\./),
+		expect(describeHttpStatus(429, { url, action, retryAfter: '30' })).toEqual({
+			message: 'The platform is rate limiting requests (HTTP 429); it asks to wait 30 s',
+			description: expect.stringMatching(/^Wait 30 s before running again\./),
 		});
-		expect(describeHttpStatus(503, { url, retryAfter: '120' }).message).toBe(
-			'The platform is unavailable (HTTP 503); it asks to wait 120 second(s)',
+		expect(describeHttpStatus(503, { url, action, retryAfter: '120' }).message).toBe(
+			'The platform is unavailable (HTTP 503); it asks to wait 120 s',
 		);
 	});
 
 	test("quotes the platform's own message when it sent one", () => {
-		expect(describeHttpStatus(401, { url, serverMessage: 'Token revoked' }).description).toMatch(
+		expect(describeHttpStatus(401, { url, action, serverMessage: 'Token revoked' }).description).toMatch(
 			/The platform said: "Token revoked"\.$/,
 		);
 	});
@@ -54,10 +58,12 @@ describe('describeHttpStatus', () => {
 
 describe('describeRetryAfter', () => {
 	test('seconds, HTTP dates, garbage', () => {
-		expect(describeRetryAfter('5')).toBe('5 second(s)');
-		expect(describeRetryAfter(' 0 ')).toBe('0 second(s)');
+		expect(describeRetryAfter('5')).toBe('5 s');
+		expect(describeRetryAfter(' 0 ')).toBe('0 s');
+		expect(describeRetryAfter('600')).toBe('10 min');
 		const now = Date.parse('2026-11-21T10:00:00Z');
-		expect(describeRetryAfter('Sat, 21 Nov 2026 10:01:30 GMT', now)).toBe('90 second(s) (until 2026-11-21T10:01:30.000Z)');
+		expect(describeRetryAfter('Sat, 21 Nov 2026 10:01:30 GMT', now)).toBe('90 s (until 2026-11-21T10:01:30.000Z)');
+		expect(describeRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', now)).toBe('0 s (until 2015-10-21T07:28:00.000Z)');
 		expect(describeRetryAfter('soon')).toBeUndefined();
 		expect(describeRetryAfter(undefined)).toBeUndefined();
 		expect(describeRetryAfter('')).toBeUndefined();
@@ -126,11 +132,53 @@ describe('other texts', () => {
 		expect(formatDuration(1500)).toBe('1.5 s');
 	});
 
-	test('redactSecret removes every occurrence, leaves short or missing secrets alone', () => {
-		expect(redactSecret({ message: 'a KEY123 b KEY123', description: 'KEY123' }, 'KEY123')).toEqual({
-			message: 'a [redacted] b [redacted]',
-			description: '[redacted]',
-		});
-		expect(redactSecret({ message: 'abc', description: 'd' }, undefined)).toEqual({ message: 'abc', description: 'd' });
+	test('durations past two minutes read in minutes and hours', () => {
+		expect(formatDuration(600_000)).toBe('10 min');
+		expect(formatDuration(86_400_000)).toBe('24 h');
+	});
+});
+
+describe('Retry-After is read as RFC 9110 says, capped, and never shown as nonsense', () => {
+	const now = Date.parse('2026-11-21T10:00:00Z');
+	test.each([
+		['5', 5000],
+		['0', 0],
+		['-5', undefined],
+		['1e23', undefined],
+		['1.5', undefined],
+		['99999999999999999999', 86_400_000],
+		['Sat, 21 Nov 2026 10:00:30 GMT', 30_000],
+		['Wed, 21 Oct 2015 07:28:00 GMT', 0],
+		['Fri, 31 Dec 9999 23:59:59 GMT', 86_400_000],
+		['soon', undefined],
+		['', undefined],
+	])('%p -> %p ms', (value, expected) => {
+		expect(parseRetryAfter(value, now)).toBe(expected);
+	});
+	test('shown sensibly', () => {
+		expect(describeRetryAfter('-5', now)).toBeUndefined();
+		expect(describeRetryAfter('1e23', now)).toBeUndefined();
+		expect(describeRetryAfter('99999999999999999999', now)).toBe('24 h or more');
+		expect(describeHttpStatus(429, { url, action, retryAfter: '-5' }).message).toBe('The platform is rate limiting requests (HTTP 429)');
+	});
+});
+
+describe('toNodeError: the one way our errors become n8n errors', () => {
+	const node = { id: 'n', name: 'Services', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const redact = makeRedactor('sk-secret-0123456789');
+	test('a DescribedError keeps its text (even with a Node error code inside), is redacted and carries itemIndex', () => {
+		const error = toNodeError(node, new DescribedError('Host deepermind sk-secret-0123456789', 'fix sk-secret-0123456789'), { itemIndex: 3, redact });
+		expect(error.name).toBe('NodeOperationError');
+		expect(error.message).toBe('Host deepermind [redacted]');
+		expect(error.description).toBe('fix [redacted]');
+		expect(error.context.itemIndex).toBe(3);
+	});
+	test('with an HTTP status it is a NodeApiError with httpCode', () => {
+		const error = toNodeError(node, new DescribedError('m', 'd'), { itemIndex: 0, redact, httpCode: 503 });
+		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '503', message: 'm', description: 'd' });
+	});
+	test('a bug (plain Error) becomes a NodeOperationError with its redacted message', () => {
+		const error = toNodeError(node, new TypeError('x sk-secret-0123456789'), { itemIndex: 1, redact });
+		expect(error).toMatchObject({ name: 'NodeOperationError', message: 'x [redacted]' });
 	});
 });

@@ -11,8 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import dns from 'node:dns';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
@@ -22,6 +21,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
+import type { Handler, LocalServer } from '../harness/localServer';
+import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import { runNode, servicesNode } from '../harness/workflow';
 
 const KEY = 'sk-live-NETFAULTS-91c04be7d25a3f68';
@@ -33,67 +34,9 @@ const RETRY_HINT = 'Try again later, or turn on "Retry On Fail" in the node sett
 const NOT_FOLLOWED_HINT =
 	'The API key is only sent to the address in the credential. If the new address is the official one, put it as the Base URL in the Service Platform API credential (https only).';
 
-// ---- local servers --------------------------------------------------------------------------------
+// ---- local servers (test/harness/localServer.ts) ---------------------------------------------------
 
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-
-interface SeenRequest {
-	method: string;
-	url: string;
-	host: string | undefined;
-	authorization: string | undefined;
-}
-
-interface LocalServer {
-	port: number;
-	origin: string;
-	/** Every request that reached the server, with the Authorization header it carried. */
-	seen: SeenRequest[];
-	/** Request n is answered by handlers[n] (the last one answers the rest). */
-	script(...handlers: Handler[]): void;
-	close(): Promise<void>;
-}
-
-const servers: LocalServer[] = [];
-
-async function startServer(options: { tls?: { key: string; cert: string } } = {}): Promise<LocalServer> {
-	let handlers: Handler[] = [ok];
-	const seen: SeenRequest[] = [];
-	const sockets = new Set<Socket>();
-	const onRequest: http.RequestListener = (req, res) => {
-		seen.push({
-			method: req.method ?? '',
-			url: req.url ?? '',
-			host: req.headers.host,
-			authorization: req.headers.authorization,
-		});
-		handlers[Math.min(seen.length - 1, handlers.length - 1)](req, res);
-	};
-	const server = options.tls ? https.createServer(options.tls, onRequest) : http.createServer(onRequest);
-	server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-	});
-	server.on('tlsClientError', () => {}); // the node refusing our certificate is the point of the test
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	const handle: LocalServer = {
-		port,
-		origin: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
-		seen,
-		script: (...next) => {
-			handlers = next;
-		},
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				for (const socket of sockets) socket.destroy();
-				server.closeAllConnections?.();
-			}),
-	};
-	servers.push(handle);
-	return handle;
-}
+const startServer = (options: { tls?: { key: string; cert: string } } = {}) => startLocalServer({ ...options, handler: ok });
 
 const ok: Handler = (_req, res) => {
 	res.writeHead(200, { 'content-type': 'application/json' });
@@ -377,7 +320,7 @@ beforeAll(() => {
 });
 afterEach(async () => {
 	jest.restoreAllMocks();
-	await Promise.all(servers.splice(0).map((server) => server.close()));
+	await closeLocalServers();
 });
 afterAll(() => {
 	if (certDir) rmSync(certDir, { recursive: true, force: true });
@@ -442,7 +385,7 @@ describe('transport failures', () => {
 			neverAnswer,
 			({ port }) => ({
 				message: 'The platform did not answer within 300 ms',
-				description: [`The request to 127.0.0.1:${port} was stopped after waiting 300 ms. Raise "Timeout" under Options`],
+				description: [`The node stopped waiting for 127.0.0.1:${port} to list services after 300 ms in total`, 'Raise "Timeout" under Options'],
 			}),
 			{ options: { timeout: 300 } },
 		);
@@ -454,7 +397,7 @@ describe('transport failures', () => {
 		const server = await startServer();
 		server.script(neverAnswer);
 		const result = await run(server.origin, [{}], { params: { options: { timeout: 1500 } } });
-		expectError(result, { message: 'The platform did not answer within 1.5 s', description: ['was stopped after waiting 1.5 s'] }, 0);
+		expectError(result, { message: 'The platform did not answer within 1.5 s', description: ["after 1.5 s in total"] }, 0);
 	});
 
 	test('the Timeout option defaults to 30 seconds', () => {

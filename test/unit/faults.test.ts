@@ -13,7 +13,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
 import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
-import { extractServiceRecords } from '../../nodes/shared/serviceRecord';
+import { extractServiceRecords } from '../../nodes/shared/listing';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
 import { runNode, servicesNode } from '../harness/workflow';
@@ -24,6 +24,8 @@ const URL_REQUESTED = `${BASE}${PATH}`;
 const KEY = 'sk-live-FAULTMATRIX-7f3a9c2e41b8d605';
 const KEY_FORMS = [KEY, Buffer.from(KEY).toString('base64'), encodeURIComponent(KEY)];
 const JSON_TYPE = { 'Content-Type': 'application/json' };
+/** Retryable statuses (429, 502-504) as the run sees them when retries are off; retries: faults-retry.test.ts. */
+const NO_RETRY: INodeParameters = { options: { retryOnRateLimit: false } };
 
 /** What a healthy listing answers for the items that do not fail. */
 const GOOD = generateServices(2, 7);
@@ -182,14 +184,14 @@ describe('HTTP error statuses', () => {
 		{
 			name: '404',
 			reply: (i) => i.reply(404, errorBody('No route'), JSON_TYPE),
-			message: 'The services endpoint was not found (HTTP 404)',
+			message: 'The platform found nothing at the address used to list services (HTTP 404)',
 			description: [CHECK_BASE_URL],
 			httpCode: '404',
 		},
 		{
 			name: '405',
 			reply: (i) => i.reply(405, errorBody('Method not allowed'), { ...JSON_TYPE, Allow: 'POST' }),
-			message: 'The address does not allow listing services (HTTP 405)',
+			message: 'The address does not allow the request to list services (HTTP 405)',
 			description: [CHECK_BASE_URL],
 			httpCode: '405',
 		},
@@ -210,7 +212,7 @@ describe('HTTP error statuses', () => {
 		{
 			name: '410',
 			reply: (i) => i.reply(410, errorBody('Gone'), JSON_TYPE),
-			message: 'The platform says API version v2026 is gone (HTTP 410)',
+			message: 'The platform says the address used to list services is gone (HTTP 410)',
 			description: ["Check the provider's announcements and update this community node."],
 			httpCode: '410',
 		},
@@ -223,21 +225,24 @@ describe('HTTP error statuses', () => {
 		},
 		{
 			name: '429 with Retry-After in seconds',
+			params: NO_RETRY,
 			reply: (i) => i.reply(429, errorBody('Slow down'), { ...JSON_TYPE, 'Retry-After': '30' }),
-			message: 'The platform is rate limiting requests (HTTP 429); it asks to wait 30 second(s)',
-			description: ['Wait 30 second(s) before running again.', '"Retry On Fail"', said('Slow down')],
+			message: 'The platform is rate limiting requests (HTTP 429); it asks to wait 30 s',
+			description: ['Wait 30 s before running again.', '"Retry On Fail"', said('Slow down')],
 			httpCode: '429',
 		},
 		{
 			name: '429 with Retry-After as an HTTP date (in the past)',
+			params: NO_RETRY,
 			reply: (i) => i.reply(429, '', { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' }),
 			message:
-				'The platform is rate limiting requests (HTTP 429); it asks to wait 0 second(s) (until 2015-10-21T07:28:00.000Z)',
-			description: ['Wait 0 second(s) (until 2015-10-21T07:28:00.000Z) before running again.'],
+				'The platform is rate limiting requests (HTTP 429); it asks to wait 0 s (until 2015-10-21T07:28:00.000Z)',
+			description: ['Wait 0 s (until 2015-10-21T07:28:00.000Z) before running again.'],
 			httpCode: '429',
 		},
 		{
 			name: '429 without Retry-After',
+			params: NO_RETRY,
 			reply: (i) => i.reply(429, errorBody('Too many requests'), JSON_TYPE),
 			message: 'The platform is rate limiting requests (HTTP 429)',
 			description: ['Wait a little before running again.', '"Retry On Fail"'],
@@ -245,6 +250,7 @@ describe('HTTP error statuses', () => {
 		},
 		{
 			name: '429 with an unreadable Retry-After',
+			params: NO_RETRY,
 			reply: (i) => i.reply(429, '', { 'Retry-After': 'soon' }),
 			message: 'The platform is rate limiting requests (HTTP 429)',
 			description: ['Wait a little before running again.'],
@@ -266,6 +272,7 @@ describe('HTTP error statuses', () => {
 		},
 		{
 			name: '502',
+			params: NO_RETRY,
 			reply: (i) => i.reply(502, '<html>Bad gateway</html>', { 'Content-Type': 'text/html' }),
 			message: "The platform's gateway got a bad answer (HTTP 502)",
 			description: [RETRY_HINT],
@@ -273,13 +280,15 @@ describe('HTTP error statuses', () => {
 		},
 		{
 			name: '503 with Retry-After',
+			params: NO_RETRY,
 			reply: (i) => i.reply(503, errorBody('Maintenance'), { ...JSON_TYPE, 'Retry-After': '120' }),
-			message: 'The platform is unavailable (HTTP 503); it asks to wait 120 second(s)',
+			message: 'The platform is unavailable (HTTP 503); it asks to wait 120 s',
 			description: [RETRY_HINT, said('Maintenance')],
 			httpCode: '503',
 		},
 		{
 			name: '503 without Retry-After',
+			params: NO_RETRY,
 			reply: (i) => i.reply(503, ''),
 			message: 'The platform is unavailable (HTTP 503)',
 			description: [RETRY_HINT],
@@ -287,6 +296,7 @@ describe('HTTP error statuses', () => {
 		},
 		{
 			name: '504',
+			params: NO_RETRY,
 			reply: (i) => i.reply(504, ''),
 			message: "The platform's gateway timed out (HTTP 504)",
 			description: [RETRY_HINT],
@@ -339,7 +349,7 @@ describe('unexpected 2xx and 3xx without a body', () => {
 			name: '304 Not Modified',
 			reply: (i) => i.reply(304),
 			message: 'The platform answered with an unexpected HTTP 304',
-			description: ['Listing services should answer HTTP 200 with JSON.', CHECK_BASE_URL],
+			description: ['To list services, the platform should answer HTTP 200 with JSON.', CHECK_BASE_URL],
 			httpCode: '304',
 		},
 	]);
@@ -406,9 +416,9 @@ describe('bodies the node cannot use (HTTP 200)', () => {
 		notAList('true', 'a boolean'),
 		notAList('"services"', 'a string'),
 		notAList(
-			'{"data":[],"next":"https://api.example.com/v2026/services?page=2"}',
-			'an object with key(s) data (array of 0), next (string)',
-			['The answer looks paginated, which the API documentation does not describe'],
+			'{"data":[],"next_cursor":"c2"}',
+			'an object with key(s) data (array of 0), next_cursor (string)',
+			['The answer looks paginated in a way the node does not know'],
 		),
 		notAList('{"count":3,"total":3}', 'an object with key(s) count (number), total (number)'),
 		notAList(
@@ -558,7 +568,7 @@ describe('huge and deep bodies', () => {
 
 	test('a long error message from the platform is cut to one short line', async () => {
 		api().reply(503, errorBody(`first line\n\n${'w'.repeat(500)}`), JSON_TYPE);
-		const result = await runNode({ node: servicesNode({}), credentials: { apiKey: KEY, baseUrl: BASE } });
+		const result = await runNode({ node: servicesNode({ ...NO_RETRY }), credentials: { apiKey: KEY, baseUrl: BASE } });
 		expect(result.error?.description).toBe(`${RETRY_HINT} The platform said: "first line ${'w'.repeat(186)}...".`);
 	});
 
@@ -615,6 +625,7 @@ describe('messages that stay clear in corner cases', () => {
 	test('503 with an unreadable Retry-After does not say "wait undefined"', async () => {
 		await expectFaultStops({
 			name: '503 Retry-After: soon',
+			params: NO_RETRY,
 			reply: (i) => i.reply(503, '', { 'Retry-After': 'soon' }),
 			message: 'The platform is unavailable (HTTP 503)',
 			description: [RETRY_HINT],
@@ -661,7 +672,7 @@ test('legacy "continueOnFail: true" on the node behaves like "On Error: Continue
 	ok(api());
 	api().reply(503, '');
 	const result = await runNode({
-		node: servicesNode({}, { continueOnFail: true }),
+		node: servicesNode({ ...NO_RETRY }, { continueOnFail: true }),
 		credentials: { apiKey: KEY, baseUrl: BASE },
 		inputItems: [{}, {}],
 	});

@@ -179,6 +179,31 @@ describe('List services through the n8n engine', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
+	test('Options offer Timeout, Max Response Size (MB) and Retry on Rate Limit, with their defaults', () => {
+		const options = new Services().description.properties.find((property) => property.name === 'options');
+		expect(options?.options?.map((option) => [(option as { name: string }).name, (option as { default: unknown }).default])).toEqual([
+			['timeout', 30000],
+			['maxResponseSize', 64],
+			['retryOnRateLimit', true],
+		]);
+	});
+
+	test('an option from an expression that gives a bad value fails only that item, at its index', async () => {
+		listing(sampleRecords);
+		listing(sampleRecords);
+		const result = await runNode({
+			node: servicesNode({ returnAll: true, options: { timeout: '={{ $json.timeout }}' } }, { onError: 'continueRegularOutput' }),
+			credentials,
+			inputItems: [{ timeout: 5000 }, { timeout: 0 }, { timeout: '10000' }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(9);
+		expect(result.items[4]).toMatchObject({
+			json: { error: '"Timeout" must be a number greater than 0, not 0' },
+			pairedItem: { item: 1 },
+		});
+	});
+
 	test('the canvas subtitle reads "List services"', () => {
 		const node = servicesNode({});
 		const subtitle = createWorkflow([node]).expression.getSimpleParameterValue(

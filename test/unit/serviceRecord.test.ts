@@ -1,11 +1,9 @@
+import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
 import { SERVICE_FIELDS } from '../../nodes/shared/serviceFields';
 import {
-	describeShape,
-	extractServiceRecords,
 	isValidServiceRecordFast,
 	nestServiceRecord,
 	parseServiceRecord,
-	ServiceResponseError,
 	simplifyServiceRecord,
 } from '../../nodes/shared/serviceRecord';
 import { ALL_NULL, expectedSimplified, sampleRecords, serviceRecord } from '../harness/fixtures';
@@ -19,60 +17,6 @@ function errorOf(body: unknown): ServiceResponseError {
 	}
 	throw new Error('expected a ServiceResponseError');
 }
-
-describe('extractServiceRecords: response shapes', () => {
-	test('returns the very objects the API sent (no copies), in order', () => {
-		const records = extractServiceRecords(sampleRecords);
-		expect(records).toHaveLength(4);
-		records.forEach((record, index) => expect(record).toBe(sampleRecords[index]));
-	});
-
-	test('single record, map, envelope', () => {
-		expect(extractServiceRecords(sampleRecords[0])).toEqual([sampleRecords[0]]);
-		expect(extractServiceRecords({ a: sampleRecords[0], b: sampleRecords[1] })).toEqual(sampleRecords.slice(0, 2));
-		expect(extractServiceRecords({ whatever: sampleRecords })).toEqual(sampleRecords);
-		expect(extractServiceRecords({ data: [] })).toEqual([]);
-		expect(extractServiceRecords({})).toEqual([]);
-	});
-
-	test.each([
-		[null, 'The API answered with null, not a list of services'],
-		[42, 'The API answered with a number, not a list of services'],
-		['hello', 'The API answered with a string, not a list of services'],
-		[true, 'The API answered with a boolean, not a list of services'],
-		[{ error: 42, code: 'x' }, 'The API answered with an object with key(s) error (number), code (string), not a list of services'],
-		[
-			{ data: [], next: 'p2', total: 9 },
-			'The API answered with an object with key(s) data (array of 0), next (string), total (number), not a list of services',
-		],
-		[{ data: 'x' }, 'The API answered with an object with key(s) data (string), not a list of services'],
-	])('refuses %p, naming its shape', (body, message) => {
-		const error = errorOf(body);
-		expect(error.message).toBe(message);
-		expect(error.description).toMatch(/HTTP Request node/);
-	});
-
-	test('an error object sent with HTTP 200 quotes what the platform said', () => {
-		const error = errorOf({ error: 'unauthorized', message: 'Account  suspended\n for non-payment' });
-		expect(error.message).toBe('The platform answered with an error instead of the services');
-		expect(error.description).toMatch(/^The platform said: "Account suspended for non-payment"\./);
-	});
-
-	test('a paginated-looking answer says so instead of dropping pages', () => {
-		expect(errorOf({ data: [sampleRecords[0]], next_page: 2 }).description).toMatch(/looks paginated/);
-	});
-
-	test('shape descriptions never contain values', () => {
-		const error = errorOf({ secret_token: 'abc123-very-secret', count: 3 });
-		expect(error.message).not.toContain('abc123');
-		expect(error.description).not.toContain('abc123');
-	});
-
-	test('lists at most ten keys', () => {
-		const body = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`k${i}`, i]));
-		expect(describeShape(body)).toMatch(/k9 \(number\), and 4 more$/);
-	});
-});
 
 describe('extractServiceRecords: schema', () => {
 	test('unknown fields are kept; null counts as absent', () => {

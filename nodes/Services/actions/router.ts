@@ -1,13 +1,23 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { DescribedError, toNodeError } from '../../shared/errors';
+import { credentialRedactor } from '../../shared/transport';
+import type { ServicesNodeType } from './node.type';
 import * as service from './service/Service.resource';
 
 type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+type Resource = ServicesNodeType['resource'];
+type OperationOf<R extends Resource> = Extract<ServicesNodeType, { resource: R }>['operation'];
 
-const operations: Record<string, Record<string, Operation>> = {
-	service: { list: service.list.execute },
+/** Typed dispatch (as n8n's Airtable v2): a resource or operation missing here fails type-checking. */
+const operations: { [R in Resource]: Record<OperationOf<R>, Operation> } = {
+	service: { get: service.get.execute, list: service.list.execute },
 };
+
+function operationFor(resource: string, operation: string): Operation | undefined {
+	const table = (operations as Record<string, Record<string, Operation> | undefined>)[resource];
+	return table !== undefined && Object.hasOwn(table, operation) ? table[operation] : undefined;
+}
 
 /**
  * Runs the chosen operation once per input item. With "On Error: Continue" a failing item becomes
@@ -20,21 +30,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const resource = this.getNodeParameter('resource', itemIndex) as string;
 			const operationName = this.getNodeParameter('operation', itemIndex) as string;
-			const operation = operations[resource]?.[operationName];
+			const operation = operationFor(resource, operationName);
 			if (!operation) {
-				throw new NodeOperationError(
-					this.getNode(),
+				throw new DescribedError(
 					`The operation "${operationName}" of "${resource}" is not supported`,
-					{ itemIndex, description: 'Choose a resource and operation this version of the node offers.' },
+					'Choose a resource and operation this version of the node offers.',
 				);
 			}
 			const results = await operation.call(this, itemIndex);
 			for (const result of results) returnData.push(result);
 		} catch (error) {
-			const nodeError =
-				error instanceof NodeOperationError || isNodeApiError(error)
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			const redact = await credentialRedactor.call(this, itemIndex);
+			const nodeError = toNodeError(this.getNode(), error, { itemIndex, redact });
 			if (this.continueOnFail()) {
 				// No `error` on the item: n8n-core would replace the JSON with `{ error }` and drop the fix.
 				// `error` + `details` are keys n8n's error output recognises as an error item.
@@ -48,9 +55,4 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 	return [returnData];
-}
-
-/** NodeApiError from another copy of n8n-workflow fails `instanceof`; its name still tells. */
-function isNodeApiError(error: unknown): error is NodeOperationError {
-	return error instanceof Error && error.name === 'NodeApiError';
 }

@@ -1,0 +1,92 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { requestOptionsProperty, simplifyProperty } from '../../../shared/descriptions';
+import { clip } from '../../../shared/json';
+import { ParameterError } from '../../../shared/limits';
+import { listServicePages, ServiceNotFoundError } from '../../../shared/listing';
+import type { ServiceRecord } from '../../../shared/serviceRecord';
+import { simplifyServiceRecord } from '../../../shared/serviceRecord';
+import { openApiSession, readRequestLimits } from '../../../shared/transport';
+
+const showForGet = { show: { resource: ['service'], operation: ['get'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Service',
+		name: 'serviceId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description:
+			'The service to get: pick it from the list, or give its ID (the id_service field of a List result, e.g. srv-10014)',
+		displayOptions: showForGet,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a service...',
+				typeOptions: { searchListMethod: 'searchServices', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. srv-10014',
+				hint: 'The id_service of the service, as List returns it',
+			},
+		],
+	},
+	{ ...simplifyProperty, displayOptions: showForGet },
+	{ ...requestOptionsProperty, displayOptions: showForGet },
+];
+
+/**
+ * Get: the one service with the given id_service. The API documents no single-service endpoint, so
+ * this reads the listing page by page and stops at the page that holds the id.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const serviceId = readServiceId(this.getNodeParameter('serviceId', itemIndex, '', { extractValue: true }));
+	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+
+	const session = await openApiSession.call(this, { itemIndex, limits: readRequestLimits.call(this, itemIndex) });
+	let found: ServiceRecord | undefined;
+	let listed = 0;
+	// Ids are compared exactly; one that differs only in case is worth naming in the error.
+	let otherCase: string | undefined;
+	const lowerCaseId = serviceId.toLowerCase();
+	for await (const { records } of listServicePages(session)) {
+		found = records.find((record) => record.id_service === serviceId);
+		if (found) break;
+		listed += records.length;
+		otherCase ??= records.find((record) => record.id_service.toLowerCase() === lowerCaseId)?.id_service;
+	}
+	if (!found) {
+		throw session.toNodeError(
+			new ServiceNotFoundError(
+				`No service with id_service "${clip(serviceId, 80)}"`,
+				`The platform lists ${listed} service(s) and none has this id` +
+					(otherCase === undefined ? '. ' : `; "${clip(otherCase, 80)}" differs only in upper/lower case. `) +
+					'Check the ID (it is the id_service field of a List result, e.g. srv-10014, compared exactly), ' +
+					'or choose "From List" to pick the service by name, and check the credential is for the account that owns it.',
+			),
+		);
+	}
+	const json = simplify ? simplifyServiceRecord(found) : found;
+	return [{ json: json as IDataObject, pairedItem: { item: itemIndex } }];
+}
+
+/**
+ * The id from the resource locator, or from a plain string (an expression or an AI tool may give one
+ * instead of the locator object). Surrounding spaces are dropped: pasted or typed text often has them.
+ */
+function readServiceId(value: unknown): string {
+	const raw = typeof value === 'number' ? String(value) : value;
+	if (typeof raw === 'string' && raw.trim() !== '') return raw.trim();
+	throw new ParameterError(
+		raw === undefined || raw === null || typeof raw === 'string'
+			? 'No service chosen'
+			: `The service ID must be text, not ${Array.isArray(raw) ? 'a list' : typeof raw}`,
+		'Pick a service from the list under "Service", or choose "By ID" and enter its id_service (e.g. srv-10014). An expression must give the id as text.',
+	);
+}

@@ -1,0 +1,91 @@
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+
+import { DescribedError } from './errors';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** 100,000 services are about 25 MB of JSON; 64 MB leaves room and stays far below what hurts n8n. */
+export const DEFAULT_MAX_RESPONSE_MB = 64;
+
+export interface RequestLimits {
+	/** Total time for everything fetched through one session: connect, headers, bodies, retries, pages. */
+	timeoutMs: number;
+	/** Largest body read, counted after decompression. */
+	maxResponseBytes: number;
+	/** Retry 429, 502, 503 and 504 (at most 3 times, never past the timeout). */
+	retryOnRateLimit: boolean;
+}
+
+export type LimitsContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** A parameter value the user must change: becomes a NodeOperationError with the item index. */
+export class ParameterError extends DescribedError {}
+
+/**
+ * A positive number from a parameter that may come from an expression: numbers and numeric text are
+ * accepted; zero, negative, non-numeric and (with `integer`) fractional values are errors saying what
+ * to enter. Reusable for any numeric parameter (e.g. Limit).
+ */
+export function requirePositiveNumber(
+	value: unknown,
+	{ name, example, integer = false }: { name: string; example: string; integer?: boolean },
+): number {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	const kind = integer ? 'a whole number of 1 or more' : 'a number greater than 0';
+	if (!Number.isFinite(number) || number <= 0 || (integer && !Number.isInteger(number))) {
+		const shown =
+			typeof value === 'string'
+				? `"${value.slice(0, 40)}"`
+				: typeof value === 'number'
+					? String(value)
+					: value === null || value === undefined
+						? 'empty'
+						: `a ${Array.isArray(value) ? 'list' : typeof value}`;
+		throw new ParameterError(`"${name}" must be ${kind}, not ${shown}`, `Enter ${kind} in "${name}", e.g. ${example}. If it comes from an expression, check what the expression gives.`);
+	}
+	return number;
+}
+
+/** What remains of n8n's poll budget for our own clear timeout error (n8n abandons the poll at the budget). */
+export function pollTimeoutMs(timeoutMs: number, budgetMs: number | undefined): number {
+	if (budgetMs === undefined || !Number.isFinite(budgetMs) || budgetMs <= 0) return timeoutMs;
+	const usable = budgetMs - Math.min(5_000, budgetMs / 10);
+	return Math.max(1, Math.min(timeoutMs, Math.floor(usable)));
+}
+
+/**
+ * The Options collection (Timeout, Max Response Size, Retry on Rate Limit) as limits. In a poll, the
+ * timeout also stays inside n8n's poll budget. A loadOptions/listSearch call uses the defaults.
+ */
+export function readRequestLimits(this: LimitsContext, itemIndex: number): RequestLimits {
+	let options: IDataObject = {};
+	let budgetMs: number | undefined;
+	if ('getInputData' in this) {
+		options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	} else if ('getPollBudgetMs' in this) {
+		options = this.getNodeParameter('options', {}) as IDataObject;
+		budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
+	}
+	const timeoutMs = requirePositiveNumber(options.timeout ?? DEFAULT_TIMEOUT_MS, {
+		name: 'Timeout',
+		example: '30000 (milliseconds: 30 seconds)',
+	});
+	const maxResponseMb = requirePositiveNumber(options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_MB, {
+		name: 'Max Response Size',
+		example: `${DEFAULT_MAX_RESPONSE_MB} (MB)`,
+	});
+	const retry = options.retryOnRateLimit ?? true;
+	if (typeof retry !== 'boolean') {
+		throw new ParameterError('"Retry on Rate Limit" must be true or false', 'Switch "Retry on Rate Limit" on or off, or make its expression give true or false.');
+	}
+	return {
+		timeoutMs: pollTimeoutMs(Math.ceil(timeoutMs), budgetMs),
+		maxResponseBytes: Math.ceil(maxResponseMb * 1024 * 1024),
+		retryOnRateLimit: retry,
+	};
+}
+
+export const DEFAULT_LIMITS: RequestLimits = {
+	timeoutMs: DEFAULT_TIMEOUT_MS,
+	maxResponseBytes: DEFAULT_MAX_RESPONSE_MB * 1024 * 1024,
+	retryOnRateLimit: true,
+};

@@ -1,0 +1,376 @@
+import { API_VERSION_SEGMENT } from './baseUrl';
+import { DescribedError } from './errors';
+import { clip, isJsonObject } from './json';
+import type { ServiceRecord } from './serviceRecord';
+import { describeType, parseServiceRecord } from './serviceRecord';
+import type { ApiContext, ApiSession, RequestLimits } from './transport';
+import { openApiSession } from './transport';
+
+/** The one endpoint the spec documents: GET {base}/v2026/services. The only place its path is written. */
+export const SERVICES_PATH = `/${API_VERSION_SEGMENT}/services`;
+
+/** Far more pages than a real account fills (100,000 services in pages of 100); past it, a loop. */
+export const MAX_LISTING_PAGES = 1000;
+
+/** What the transport's texts say the node was doing ("... while trying to list services"). */
+const LIST_ACTION = 'list services';
+
+/** A listing the node cannot use; `message` and `description` are safe to show (types and keys, never values). */
+export class ServiceResponseError extends DescribedError {}
+
+/** The service the user asked for is not in the listing. */
+export class ServiceNotFoundError extends DescribedError {}
+
+export const PROVIDER_HINT =
+	'The platform answered with data the node cannot use. If the platform changed its API, report it to the provider; ' +
+	`to look at the raw answer, call GET ${SERVICES_PATH} with the HTTP Request node and this credential.`;
+
+// ---- one answer -----------------------------------------------------------------------------------
+
+/** Keys whose array holds the records in a paged envelope (`{ "data": [...], "links": {...} }`). */
+const RECORD_KEYS = new Set(['data', 'items', 'results', 'services']);
+
+/**
+ * Keys a paged envelope may carry next to its records (Laravel, JSON:API, DRF, GitHub-style APIs).
+ * Any other key makes the object unknown: an error, never a guess that may drop pages.
+ */
+const PAGING_KEYS = new Set([
+	'meta',
+	'links',
+	'pagination',
+	'paging',
+	'total',
+	'total_count',
+	'count',
+	'page',
+	'per_page',
+	'page_size',
+	'pages',
+	'total_pages',
+	'current_page',
+	'last_page',
+	'from',
+	'to',
+	'path',
+	'limit',
+	'offset',
+	'has_more',
+	'next',
+	'previous',
+	'prev',
+	'next_page_url',
+	'prev_page_url',
+	'first_page_url',
+	'last_page_url',
+]);
+
+/** One answer of the listing: its records (not yet checked), how to name each, and where the next page is. */
+export interface ListingPage {
+	items: unknown[];
+	/** How to name record `index` to a user: its position, or its key in a map, e.g. `#3 of 40 on page 2`. */
+	labelOf: (index: number) => string;
+	/** The next page's link as the server wrote it (absolute or relative) and where it was found. */
+	next?: { link: string; foundIn: string };
+	/** A count of all records the answer states (`total`), to notice a listing that stops early. */
+	statedTotal?: number;
+	/** The answer says more records exist (`has_more: true`). */
+	statesMore: boolean;
+}
+
+/**
+ * Reads one answer. The spec does not say whether the listing is one record or a collection, so every
+ * plausible wrapping is accepted: an array, a single record, a map keyed by id, an object with one
+ * property holding the array, or a paged envelope (records under `data`, `items`, `results` or
+ * `services` next to paging keys only). Anything else is an error that names what came, never silently
+ * an empty list.
+ */
+export function readListingPage(body: unknown, { linkHeader, page = 1 }: { linkHeader?: string; page?: number } = {}): ListingPage {
+	const onPage = page > 1 ? ` on page ${page}` : '';
+	const byPosition = (items: unknown[], where = ''): ListingPage => ({
+		items,
+		labelOf: (i) => `#${i + 1} of ${items.length}${where}${onPage}`,
+		next: nextFromLinkHeader(linkHeader),
+		statesMore: false,
+	});
+	if (Array.isArray(body)) return byPosition(body);
+	if (isJsonObject(body)) {
+		if ('id_service' in body) return byPosition([body]);
+		const keys = Object.keys(body);
+		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
+			return byPosition(body[keys[0]] as unknown[], ` in "${clip(keys[0])}"`);
+		}
+		const recordsKey = pagedEnvelopeKey(body);
+		if (recordsKey !== undefined) {
+			return {
+				...byPosition(body[recordsKey] as unknown[], ` in "${recordsKey}"`),
+				next: nextFromEnvelope(body) ?? nextFromLinkHeader(linkHeader),
+				statedTotal: statedTotalOf(body),
+				statesMore: body.has_more === true,
+			};
+		}
+		const values = Object.values(body);
+		if (values.every((value) => isJsonObject(value) && 'id_service' in value)) {
+			return {
+				items: values,
+				labelOf: (i) => `"${clip(keys[i])}" (#${i + 1} of ${keys.length})${onPage}`,
+				next: nextFromLinkHeader(linkHeader),
+				statesMore: false,
+			};
+		}
+	}
+	const said = isJsonObject(body) && ('error' in body || 'errors' in body) ? platformMessageOf(body) : undefined;
+	if (said !== undefined) {
+		throw new ServiceResponseError(
+			'The platform answered with an error instead of the services',
+			`The platform said: "${said}". Try again later; if it persists, check the key and the Base URL in the credential. ${PROVIDER_HINT}`,
+		);
+	}
+	throw new ServiceResponseError(
+		`The API answered with ${describeShape(body)}, not a list of services`,
+		'Expected an array of service records, a single record, a map of records keyed by id, or an object with ' +
+			'one property holding the array. ' +
+			(looksPaginated(body)
+				? 'The answer looks paginated in a way the node does not know: it reads pages whose records are under data, items, ' +
+					'results or services next to paging keys only (next, links, meta, total, page, per_page and the like); report this to the package maintainers. '
+				: '') +
+			PROVIDER_HINT,
+	);
+}
+
+/** The records key of a paged envelope: exactly one of RECORD_KEYS holds an array, every other key is a paging key. */
+function pagedEnvelopeKey(body: Record<string, unknown>): string | undefined {
+	let recordsKey: string | undefined;
+	for (const key of Object.keys(body)) {
+		if (RECORD_KEYS.has(key) && Array.isArray(body[key])) {
+			if (recordsKey !== undefined) return undefined;
+			recordsKey = key;
+		} else if (!PAGING_KEYS.has(key)) {
+			return undefined;
+		}
+	}
+	return recordsKey;
+}
+
+/**
+ * The next-page link of an envelope, in the first of these places that has one: `next`, `links.next`
+ * (or `links.next.href`), `next_page_url`, `meta.next`, `pagination.next`. `null` or an empty string
+ * there means "last page"; a number or another type is not a link the node can follow without
+ * inventing an address, so it is an error.
+ */
+function nextFromEnvelope(body: Record<string, unknown>): ListingPage['next'] {
+	const links = isJsonObject(body.links) ? body.links : undefined;
+	const linksNext = links && isJsonObject(links.next) && 'href' in links.next ? { value: links.next.href, at: 'links.next.href' } : { value: links?.next, at: 'links.next' };
+	const places: Array<{ value: unknown; at: string }> = [
+		{ value: body.next, at: 'next' },
+		linksNext,
+		{ value: body.next_page_url, at: 'next_page_url' },
+		{ value: isJsonObject(body.meta) ? body.meta.next : undefined, at: 'meta.next' },
+		{ value: isJsonObject(body.pagination) ? body.pagination.next : undefined, at: 'pagination.next' },
+	];
+	for (const { value, at } of places) {
+		if (value === undefined || value === null || value === false || value === '') continue;
+		if (typeof value === 'string') return { link: value, foundIn: `"${at}"` };
+		throw new ServiceResponseError(
+			`The listing gives its next page in "${at}" as ${describeType(value)}, not as a link`,
+			'The node follows only next-page links the platform gives (a URL, absolute or relative); it does not invent page addresses. ' +
+				PROVIDER_HINT,
+		);
+	}
+	return undefined;
+}
+
+/** `Link: <https://...?page=2>; rel="next", <...>; rel="last"` (RFC 8288); rel may list several types. */
+function nextFromLinkHeader(header: string | undefined): ListingPage['next'] {
+	if (!header) return undefined;
+	for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+		const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(match[2]);
+		const types = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+		if (types.includes('next') && match[1].trim() !== '') return { link: match[1].trim(), foundIn: 'the Link header' };
+	}
+	return undefined;
+}
+
+function statedTotalOf(body: Record<string, unknown>): number | undefined {
+	const meta = isJsonObject(body.meta) ? body.meta : {};
+	const pagination = isJsonObject(body.pagination) ? body.pagination : {};
+	for (const value of [body.total, body.total_count, meta.total, pagination.total]) {
+		if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+	}
+	return undefined;
+}
+
+/**
+ * The checked records of one page, in the API's order; `seen` (id -> page it was on) carries across
+ * pages, so an id listed twice anywhere in the listing is an error.
+ */
+export function checkPageRecords(page: ListingPage, seen: Map<string, number>, pageNumber = 1): ServiceRecord[] {
+	const records: ServiceRecord[] = new Array(page.items.length);
+	// One label function per page, not per record: it is only called for a record that fails.
+	let index = 0;
+	const label = () => page.labelOf(index);
+	for (; index < page.items.length; index++) {
+		const record = parseServiceRecord(page.items[index], label);
+		const firstPage = seen.get(record.id_service);
+		if (firstPage !== undefined) {
+			const where = firstPage === pageNumber ? '' : ` on page ${firstPage}`;
+			throw new ServiceResponseError(
+				`The listing contains id_service "${clip(record.id_service)}" more than once`,
+				`Record ${page.labelOf(index)} repeats an id already listed${where}. Each service must appear once; ` +
+					(firstPage === pageNumber ? '' : 'if services were added or removed while the pages were read, run again. ') +
+					PROVIDER_HINT,
+			);
+		}
+		seen.set(record.id_service, pageNumber);
+		records[index] = record;
+	}
+	return records;
+}
+
+/** The checked records of one answer on its own (no paging): what a one-page listing gives. */
+export function extractServiceRecords(body: unknown): ServiceRecord[] {
+	return checkPageRecords(readListingPage(body), new Map());
+}
+
+// ---- the whole listing ----------------------------------------------------------------------------
+
+/**
+ * Resolves a next-page link against the URL that answered and checks it may be fetched: same origin
+ * as the credential's Base URL (the key goes nowhere else), not fetched before, within the page cap.
+ */
+export function nextPageUrl(
+	next: NonNullable<ListingPage['next']>,
+	{ answeredUrl, baseUrl, fetched }: { answeredUrl: string; baseUrl: string; fetched: Set<string> },
+): string {
+	if (!URL.canParse(next.link, answeredUrl)) {
+		throw new ServiceResponseError(
+			`The listing's next-page link in ${next.foundIn} is not a valid URL: "${clip(next.link, 120)}"`,
+			PROVIDER_HINT,
+		);
+	}
+	const url = new URL(next.link, answeredUrl);
+	url.hash = '';
+	const origin = new URL(baseUrl).origin;
+	if (url.origin !== origin) {
+		throw new ServiceResponseError(
+			`The listing's next page is on another address (${clip(url.href, 120)}); the node does not follow it`,
+			`The link came in ${next.foundIn}. The API key is only sent to the address in the credential (${origin}), so the other pages were not read. ` +
+				'If the platform moved, put its new address as the Base URL in the Service Platform API credential; otherwise ' +
+				PROVIDER_HINT.charAt(0).toLowerCase() +
+				PROVIDER_HINT.slice(1),
+		);
+	}
+	if (fetched.has(url.href)) {
+		throw new ServiceResponseError(
+			`The listing's pages loop: the next-page link leads back to a page already read (${clip(url.href, 120)})`,
+			`After ${fetched.size} page(s) the link in ${next.foundIn} repeats an earlier page, so the listing would never end. ${PROVIDER_HINT}`,
+		);
+	}
+	if (fetched.size >= MAX_LISTING_PAGES) {
+		throw new ServiceResponseError(
+			`The listing has more than ${MAX_LISTING_PAGES} pages; the node stopped reading`,
+			`No real account needs that many pages, so this looks like a listing that never ends. ${PROVIDER_HINT}`,
+		);
+	}
+	return url.href;
+}
+
+/** One page of the listing: its checked records and, unless it is the last, the URL of the next one. */
+export interface ServicePage {
+	records: ServiceRecord[];
+	next: string | undefined;
+}
+
+/**
+ * Reads the listing page by page through one session (its deadline, size cap and retries cover the
+ * whole listing) and yields each page. Stop early by leaving the loop: no further page is requested.
+ * `from` resumes at a page URL an earlier read gave as `next`. Errors are n8n errors with the item
+ * index, already redacted.
+ */
+export async function* listServicePages(
+	session: ApiSession,
+	{ from }: { from?: string } = {},
+): AsyncGenerator<ServicePage, void, undefined> {
+	const seen = new Map<string, number>();
+	const fetched = new Set<string>();
+	let target = from ?? `${session.baseUrl}${SERVICES_PATH}`;
+	for (let pageNumber = 1; ; pageNumber++) {
+		fetched.add(target);
+		const response = await session.get(target, { action: LIST_ACTION });
+		let records: ServiceRecord[];
+		let next: string | undefined;
+		try {
+			fetched.add(response.url);
+			const page = readListingPage(response.body, { linkHeader: response.headers.link, page: pageNumber });
+			records = checkPageRecords(page, seen, pageNumber);
+			if (page.next) {
+				next = nextPageUrl(page.next, { answeredUrl: response.url, baseUrl: session.baseUrl, fetched });
+			} else if (from === undefined) {
+				checkNothingLeft(page, seen.size);
+			}
+		} catch (error) {
+			throw error instanceof ServiceResponseError ? session.toNodeError(error, 200) : error;
+		}
+		yield { records, next };
+		if (next === undefined) return;
+		target = next;
+	}
+}
+
+/** The last page must not say more records exist: part of the listing returned as all of it is the one thing not to do. */
+function checkNothingLeft(page: ListingPage, listed: number): void {
+	let said: string;
+	if (page.statedTotal !== undefined && page.statedTotal > listed) said = `states ${page.statedTotal} services but gave ${listed}`;
+	else if (page.statesMore) said = `says more services exist (has_more) after ${listed}`;
+	else return;
+	throw new ServiceResponseError(
+		`The listing ${said}, and no link to the next page`,
+		'The node follows only next-page links the platform gives (next, links.next, next_page_url, meta.next, pagination.next or a Link header); ' +
+			'it does not invent page addresses, and it does not return part of the listing as if it were all of it. ' +
+			PROVIDER_HINT,
+	);
+}
+
+/** Every service, all pages read: for the trigger, which must never compare a partial listing. */
+export async function fetchServiceRecords(
+	this: ApiContext,
+	{ itemIndex, limits }: { itemIndex: number; limits: RequestLimits },
+): Promise<ServiceRecord[]> {
+	const session = await openApiSession.call(this, { itemIndex, limits });
+	const records: ServiceRecord[] = [];
+	for await (const page of listServicePages(session)) {
+		for (const record of page.records) records.push(record);
+	}
+	return records;
+}
+
+// ---- texts ----------------------------------------------------------------------------------------
+
+/** Names a JSON value's shape without its content: types, sizes and at most ten top-level keys. */
+export function describeShape(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return `an array of ${value.length} item(s)`;
+	if (isJsonObject(value)) {
+		const keys = Object.keys(value);
+		if (keys.length === 0) return 'an empty object';
+		const listed = keys
+			.slice(0, 10)
+			.map((key) => `${clip(key)} (${describeType(value[key])})`)
+			.join(', ');
+		return `an object with key(s) ${listed}${keys.length > 10 ? `, and ${keys.length - 10} more` : ''}`;
+	}
+	return `a ${describeType(value)}`;
+}
+
+/** The human text of a JSON error body (`{ "error": ..., "message": "..." }` and the like), one line, clipped. */
+export function platformMessageOf(body: unknown): string | undefined {
+	if (!isJsonObject(body)) return undefined;
+	for (const key of ['message', 'error_description', 'detail', 'error']) {
+		const value = body[key];
+		if (typeof value === 'string' && value.trim() !== '') return clip(value.replace(/\s+/g, ' ').trim(), 200);
+	}
+	return undefined;
+}
+
+function looksPaginated(body: unknown): boolean {
+	return isJsonObject(body) && Object.values(body).some(Array.isArray);
+}

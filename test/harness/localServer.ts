@@ -1,0 +1,72 @@
+/**
+ * Real HTTP(S) servers on 127.0.0.1 for the fault tests: each request is answered by a scripted
+ * handler, and every request is recorded with the Authorization header it carried.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+export interface SeenRequest {
+	method: string;
+	url: string;
+	host: string | undefined;
+	authorization: string | undefined;
+}
+
+export interface LocalServer {
+	port: number;
+	origin: string;
+	/** Every request that reached the server, with the Authorization header it carried. */
+	seen: SeenRequest[];
+	/** Request n is answered by handlers[n] (the last one answers the rest). */
+	script(...handlers: Handler[]): void;
+	close(): Promise<void>;
+}
+
+const servers: LocalServer[] = [];
+
+export async function startLocalServer(options: { tls?: { key: string; cert: string }; handler: Handler }): Promise<LocalServer> {
+	let handlers: Handler[] = [options.handler];
+	const seen: SeenRequest[] = [];
+	const sockets = new Set<Socket>();
+	const onRequest: http.RequestListener = (req, res) => {
+		seen.push({
+			method: req.method ?? '',
+			url: req.url ?? '',
+			host: req.headers.host,
+			authorization: req.headers.authorization,
+		});
+		handlers[Math.min(seen.length - 1, handlers.length - 1)](req, res);
+	};
+	const server = options.tls ? https.createServer(options.tls, onRequest) : http.createServer(onRequest);
+	server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	server.on('tlsClientError', () => {}); // the node refusing our certificate is the point of the test
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	const handle: LocalServer = {
+		port,
+		origin: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+		seen,
+		script: (...next) => {
+			handlers = next;
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				for (const socket of sockets) socket.destroy();
+				server.closeAllConnections?.();
+			}),
+	};
+	servers.push(handle);
+	return handle;
+}
+
+/** Closes every server started since the last call (afterEach). */
+export async function closeLocalServers(): Promise<void> {
+	await Promise.all(servers.splice(0).map((server) => server.close()));
+}

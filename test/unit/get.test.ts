@@ -1,0 +1,180 @@
+/**
+ * Operation Get and the "From List" search behind it, through n8n's real engine against real HTTP
+ * servers on 127.0.0.1 serving a paged listing.
+ */
+import { LoadOptionsContext } from 'n8n-core';
+import type { IDataObject, INode, INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
+
+import { Services } from '../../nodes/Services/Services.node';
+import { expectedSimplified, serviceRecord } from '../harness/fixtures';
+import type { LocalApi } from '../harness/pagedApi';
+import { paginate, pagePath, startPagedApi } from '../harness/pagedApi';
+import { createAdditionalData, createHooks, createWorkflow, runNode, servicesNode } from '../harness/workflow';
+
+const KEY = 'sk-live-GET-0a7e53c9d1b24f68';
+const records = Array.from({ length: 12 }, (_, i) =>
+	serviceRecord({ id: `srv-${i + 1}`, name: i === 7 ? 'db-02.shop' : `web-${i + 1}.acme`, alias: i === 9 ? 'Shop mail' : `Box ${i + 1}` }),
+);
+
+let local: LocalApi;
+beforeEach(async () => {
+	local = await startPagedApi(paginate(records, 4), 'next');
+});
+afterEach(async () => {
+	await local.close();
+});
+
+const get = (serviceId: unknown, parameters: INodeParameters = {}, overrides: Partial<INode> = {}, inputItems?: IDataObject[]) =>
+	runNode({
+		node: servicesNode({ operation: 'get', serviceId: serviceId as INodeParameters[string], ...parameters }, overrides),
+		credentials: { apiKey: KEY, baseUrl: local.origin },
+		inputItems,
+	});
+
+describe('Get', () => {
+	test.each([
+		['mode "id"', { __rl: true, mode: 'id', value: 'srv-6' }],
+		['mode "list"', { __rl: true, mode: 'list', value: 'srv-6', cachedResultName: 'web-6.acme (Box 6)' }],
+		['a plain string', 'srv-6'],
+		['an expression', '={{ "srv-" + (3 * 2) }}'],
+		['an id with surrounding spaces', { __rl: true, mode: 'id', value: '  srv-6 ' }],
+	])('by %s: the one record, simplified, and reads only up to the page that holds it', async (_how, serviceId) => {
+		const { items, error } = await get(serviceId);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([{ json: expectedSimplified(records[5]), pairedItem: { item: 0 } }]);
+		expect(local.seen.map((request) => request.url)).toEqual([pagePath(1), pagePath(2)]);
+	});
+
+	test('Simplify off gives the record exactly as the API sent it', async () => {
+		const { items } = await get({ __rl: true, mode: 'id', value: 'srv-12' }, { simplify: false });
+		expect(items.map((item) => item.json)).toEqual([records[11]]);
+		expect(local.seen).toHaveLength(3);
+	});
+
+	test('runs per input item, the id from each item, each result paired to its item', async () => {
+		const { items } = await get('={{ $json.id }}', {}, {}, [{ id: 'srv-1' }, { id: 'srv-9' }]);
+		expect(items.map((item) => [item.json.id_service, item.pairedItem])).toEqual([
+			['srv-1', { item: 0 }],
+			['srv-9', { item: 1 }],
+		]);
+	});
+
+	test('an unknown id is a clear error with a fix and the item index, after reading every page', async () => {
+		const { items, error } = await get('={{ $json.id }}', {}, {}, [{ id: 'srv-1' }, { id: 'srv-404' }]);
+		expect(items).toEqual([]);
+		expect(error?.message).toBe('No service with id_service "srv-404"');
+		expect(error?.description).toMatch(/^The platform lists 12 service\(s\) and none has this id\. Check the ID/);
+		expect(error?.context?.itemIndex).toBe(1);
+		expect(local.seen).toHaveLength(1 + 3);
+	});
+
+	test('an id that differs only in case is named in the error (ids are compared exactly)', async () => {
+		const { error } = await get('SRV-7');
+		expect(error?.message).toBe('No service with id_service "SRV-7"');
+		expect(error?.description).toMatch(/^The platform lists 12 service\(s\) and none has this id; "srv-7" differs only in upper\/lower case\. Check the ID/);
+	});
+
+	test('with "On Error: Continue" an unknown id is an error item paired to its input; the others still run', async () => {
+		const { items, error } = await get('={{ $json.id }}', {}, { onError: 'continueRegularOutput' }, [{ id: 'nope' }, { id: 'srv-2' }]);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([
+			{
+				json: { error: 'No service with id_service "nope"', details: expect.stringMatching(/Check the ID/) },
+				pairedItem: { item: 0 },
+			},
+			{ json: expectedSimplified(records[1]), pairedItem: { item: 1 } },
+		]);
+	});
+
+	test('an empty Service is refused by n8n itself (required) before anything is sent', async () => {
+		await expect(get({ __rl: true, mode: 'list', value: '' })).rejects.toThrow('Parameter "Service" is required');
+		expect(local.seen).toEqual([]);
+	});
+
+	test.each([
+		['spaces', '   ', 'No service chosen'],
+		['an expression giving nothing', '={{ $json.missing }}', 'No service chosen'],
+		['a list from an expression', '={{ ["srv-1"] }}', 'The service ID must be text, not a list'],
+	])('%s is a parameter error before anything is sent', async (_what, serviceId, message) => {
+		const { error } = await get(serviceId);
+		expect(error?.message).toBe(message);
+		expect(error?.description).toMatch(/Pick a service from the list/);
+		expect(error?.context?.itemIndex).toBe(0);
+		expect(local.seen).toEqual([]);
+	});
+
+	test('the canvas subtitle reads "Get service"', () => {
+		const node = servicesNode({ operation: 'get' });
+		const subtitle = createWorkflow([node]).expression.getSimpleParameterValue(
+			node,
+			new Services().description.subtitle as string,
+			'internal',
+			{},
+		);
+		expect(subtitle).toBe('Get service');
+	});
+
+	test('for an AI agent: the operation says when to use it, and the Service field what to fill in', () => {
+		const properties = new Services().description.properties;
+		const operation = properties.find((p) => p.name === 'operation');
+		const getOption = operation?.options?.find((o) => 'value' in o && o.value === 'get') as { description?: string; action?: string };
+		expect(getOption.description).toMatch(/by its ID \(id_service\)/);
+		expect(getOption.action).toBe('Get a service');
+		const serviceId = properties.find((p) => p.name === 'serviceId');
+		expect(serviceId?.description).toMatch(/id_service/);
+		expect(serviceId?.displayOptions).toEqual({ show: { resource: ['service'], operation: ['get'] } });
+	});
+});
+
+describe('"From List": searchServices', () => {
+	async function search(filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+		const node = servicesNode({ operation: 'get' });
+		const workflow = createWorkflow([node]);
+		const additionalData = createAdditionalData({ apiKey: KEY, baseUrl: local.origin }, createHooks('internal', node));
+		const context = new LoadOptionsContext(workflow, node, additionalData, 'serviceId');
+		const nodeType = new Services() as INodeType;
+		return await nodeType.methods!.listSearch!.searchServices.call(context, filter, paginationToken);
+	}
+
+	test('without a filter: every service, named by name and alias, valued by id', async () => {
+		const { results, paginationToken } = await search();
+		expect(results).toHaveLength(12);
+		expect(results[0]).toEqual({ name: 'web-1.acme (Box 1)', value: 'srv-1' });
+		expect(paginationToken).toBeUndefined();
+	});
+
+	test('the filter matches name or alias, case-insensitive', async () => {
+		const { results } = await search('SHOP');
+		expect(results.map((result) => result.value)).toEqual(['srv-8', 'srv-10']);
+	});
+
+	test('a record without name or alias is listed by its id', async () => {
+		await local.close();
+		local = await startPagedApi([[{ id_service: 'bare' }]], 'next');
+		expect((await search()).results).toEqual([{ name: 'bare', value: 'bare' }]);
+	});
+
+	test('a pagination token for another address is refused without sending the key there', async () => {
+		const elsewhere = await startPagedApi([records], 'next');
+		try {
+			await expect(search(undefined, `${elsewhere.origin}${pagePath(2)}`)).rejects.toThrow(elsewhere.origin.replace('http://', ''));
+			expect(elsewhere.seen).toEqual([]);
+		} finally {
+			await elsewhere.close();
+		}
+	});
+
+	test('in pages: a token resumes at the platform page after the last one read', async () => {
+		await local.close();
+		const many = Array.from({ length: 250 }, (_, i) => serviceRecord({ id: `s-${i}` }));
+		local = await startPagedApi(paginate(many, 60), 'links.next');
+		const first = await search();
+		expect(first.results).toHaveLength(120);
+		expect(first.paginationToken).toBe(`${local.origin}${pagePath(3)}`);
+		const second = await search(undefined, first.paginationToken);
+		expect(second.results.map((result) => result.value)).toEqual(many.slice(120, 240).map((r) => r.id_service));
+		const third = await search(undefined, second.paginationToken);
+		expect(third.results.map((result) => result.value)).toEqual(many.slice(240).map((r) => r.id_service));
+		expect(third.paginationToken).toBeUndefined();
+	});
+});

@@ -1,0 +1,218 @@
+/**
+ * The listing module's pure parts: which answers are a listing, where the next page is, how a next
+ * link is checked, duplicates across pages, and the services path being written once.
+ */
+import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
+import {
+	checkPageRecords,
+	describeShape,
+	extractServiceRecords,
+	MAX_LISTING_PAGES,
+	nextPageUrl,
+	readListingPage,
+	SERVICES_PATH,
+	ServiceResponseError,
+} from '../../nodes/shared/listing';
+import { sampleRecords, serviceRecord } from '../harness/fixtures';
+
+function errorOf(run: () => unknown): ServiceResponseError {
+	try {
+		run();
+	} catch (error) {
+		if (error instanceof ServiceResponseError) return error;
+		throw error;
+	}
+	throw new Error('expected a ServiceResponseError');
+}
+
+const BASE = 'https://api.example.com';
+const PAGE_1 = `${BASE}${SERVICES_PATH}`;
+
+test('the services path is the documented one, and the credential test requests the same', () => {
+	expect(SERVICES_PATH).toBe('/v2026/services');
+	// The credential cannot import node code (it would load zod in n8n's credential tester): its own literal is checked here.
+	expect(new ServicePlatformApi().test.request.url).toBe(SERVICES_PATH);
+});
+
+describe('extractServiceRecords: response shapes', () => {
+	test('returns the very objects the API sent (no copies), in order', () => {
+		const records = extractServiceRecords(sampleRecords);
+		expect(records).toHaveLength(4);
+		records.forEach((record, index) => expect(record).toBe(sampleRecords[index]));
+	});
+
+	test('single record, map, envelope', () => {
+		expect(extractServiceRecords(sampleRecords[0])).toEqual([sampleRecords[0]]);
+		expect(extractServiceRecords({ a: sampleRecords[0], b: sampleRecords[1] })).toEqual(sampleRecords.slice(0, 2));
+		expect(extractServiceRecords({ whatever: sampleRecords })).toEqual(sampleRecords);
+		expect(extractServiceRecords({ data: [] })).toEqual([]);
+		expect(extractServiceRecords({})).toEqual([]);
+	});
+
+	test.each([
+		[null, 'The API answered with null, not a list of services'],
+		[42, 'The API answered with a number, not a list of services'],
+		['hello', 'The API answered with a string, not a list of services'],
+		[true, 'The API answered with a boolean, not a list of services'],
+		[{ error: 42, code: 'x' }, 'The API answered with an object with key(s) error (number), code (string), not a list of services'],
+		[
+			{ data: [], next_cursor: 'p2', total: 9 },
+			'The API answered with an object with key(s) data (array of 0), next_cursor (string), total (number), not a list of services',
+		],
+		[{ data: 'x' }, 'The API answered with an object with key(s) data (string), not a list of services'],
+	])('refuses %p, naming its shape', (body, message) => {
+		const error = errorOf(() => extractServiceRecords(body));
+		expect(error.message).toBe(message);
+		expect(error.description).toMatch(/HTTP Request node/);
+	});
+
+	test('an error object sent with HTTP 200 quotes what the platform said', () => {
+		const error = errorOf(() => extractServiceRecords({ error: 'unauthorized', message: 'Account  suspended\n for non-payment' }));
+		expect(error.message).toBe('The platform answered with an error instead of the services');
+		expect(error.description).toMatch(/^The platform said: "Account suspended for non-payment"\./);
+	});
+
+	test('a paginated-looking answer of an unknown kind says so instead of dropping pages', () => {
+		expect(errorOf(() => extractServiceRecords({ data: [sampleRecords[0]], next_page: 2 })).description).toMatch(
+			/looks paginated in a way the node does not know/,
+		);
+		// Two record arrays, or a known records key next to an unknown key: not a recognised envelope.
+		expect(errorOf(() => extractServiceRecords({ data: [], items: [], next: 'x' })).description).toMatch(/looks paginated/);
+		expect(errorOf(() => extractServiceRecords({ data: [], cursor: 'abc' })).description).toMatch(/looks paginated/);
+	});
+
+	test('shape descriptions never contain values', () => {
+		const error = errorOf(() => extractServiceRecords({ secret_token: 'abc123-very-secret', count: 3 }));
+		expect(error.message).not.toContain('abc123');
+		expect(error.description).not.toContain('abc123');
+	});
+
+	test('lists at most ten keys', () => {
+		const body = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`k${i}`, i]));
+		expect(describeShape(body)).toMatch(/k9 \(number\), and 4 more$/);
+	});
+});
+
+describe('readListingPage: paged envelopes and next links', () => {
+	const records = sampleRecords.slice(0, 2);
+
+	test.each([
+		['next', { data: records, next: '/v2026/services?page=2' }, '"next"'],
+		['links.next', { items: records, links: { next: '/v2026/services?page=2', prev: null } }, '"links.next"'],
+		['links.next.href', { results: records, links: { next: { href: '/v2026/services?page=2' } } }, '"links.next.href"'],
+		['next_page_url', { data: records, next_page_url: '/v2026/services?page=2', current_page: 1, per_page: 2, total: 9 }, '"next_page_url"'],
+		['meta.next', { services: records, meta: { next: '/v2026/services?page=2', total: 9 } }, '"meta.next"'],
+		['pagination.next', { data: records, pagination: { next: '/v2026/services?page=2', page: 1 } }, '"pagination.next"'],
+	])('follows %s', (_form, body, foundIn) => {
+		const page = readListingPage(body);
+		expect(page.items).toEqual(records);
+		expect(page.next).toEqual({ link: '/v2026/services?page=2', foundIn });
+	});
+
+	test('a Link header rel="next" (among others, unquoted, several rel types) on any shape', () => {
+		const header = `<${BASE}/v2026/services?page=1>; rel="first", <${BASE}/v2026/services?page=3>; rel=last, <${BASE}/v2026/services?page=2>; rel="next prefetch"`;
+		for (const body of [records, { data: records }, { data: records, total: 9 }, records[0]]) {
+			expect(readListingPage(body, { linkHeader: header }).next).toEqual({
+				link: `${BASE}/v2026/services?page=2`,
+				foundIn: 'the Link header',
+			});
+		}
+		expect(readListingPage(records, { linkHeader: `<${BASE}/x>; rel="prev"` }).next).toBeUndefined();
+		expect(readListingPage(records, { linkHeader: 'garbage' }).next).toBeUndefined();
+	});
+
+	test('a link in the body wins over the Link header', () => {
+		expect(readListingPage({ data: records, next: '/b' }, { linkHeader: '</h>; rel="next"' }).next?.link).toBe('/b');
+	});
+
+	test.each([null, '', false])('next = %p means the last page', (next) => {
+		const page = readListingPage({ data: records, next, links: { next } });
+		expect(page.next).toBeUndefined();
+		expect(page.items).toEqual(records);
+	});
+
+	test('Laravel: the links array at the top level is metadata, next_page_url the link', () => {
+		const body = {
+			current_page: 1,
+			data: records,
+			first_page_url: '/v2026/services?page=1',
+			from: 1,
+			last_page: 2,
+			last_page_url: '/v2026/services?page=2',
+			links: [{ url: null, label: 'Previous', active: false }],
+			next_page_url: '/v2026/services?page=2',
+			path: '/v2026/services',
+			per_page: 2,
+			prev_page_url: null,
+			to: 2,
+			total: 4,
+		};
+		expect(readListingPage(body).next?.link).toBe('/v2026/services?page=2');
+	});
+
+	test('a next page given as a number is an error, not an invented address', () => {
+		const error = errorOf(() => readListingPage({ data: records, pagination: { next: 2 } }));
+		expect(error.message).toBe('The listing gives its next page in "pagination.next" as number, not as a link');
+		expect(error.description).toMatch(/does not invent page addresses/);
+	});
+
+	test('labels name the page after the first', () => {
+		expect(readListingPage([{}, {}], { page: 3 }).labelOf(1)).toBe('#2 of 2 on page 3');
+		expect(readListingPage({ data: [{}] }).labelOf(0)).toBe('#1 of 1 in "data"');
+	});
+});
+
+describe('nextPageUrl', () => {
+	const check = (link: string, fetched = new Set([PAGE_1]), answeredUrl = PAGE_1) =>
+		nextPageUrl({ link, foundIn: '"next"' }, { answeredUrl, baseUrl: BASE, fetched });
+
+	test('relative links resolve against the URL that answered', () => {
+		expect(check('?page=2')).toBe(`${BASE}/v2026/services?page=2`);
+		expect(check('services?page=2', undefined, `${BASE}/v2026/x`)).toBe(`${BASE}/v2026/services?page=2`);
+		expect(check('/v2026/services?cursor=abc#frag')).toBe(`${BASE}/v2026/services?cursor=abc`);
+		expect(check(`${BASE}/v2026/services?page=2`)).toBe(`${BASE}/v2026/services?page=2`);
+	});
+
+	test('another origin (host, scheme or port) is refused, naming the link', () => {
+		for (const link of ['https://evil.example/v2026/services?page=2', 'http://api.example.com/v2026/services?page=2', 'https://api.example.com:8443/p2', '//evil.example/p2']) {
+			const error = errorOf(() => check(link));
+			expect(error.message).toMatch(/^The listing's next page is on another address \(.+\); the node does not follow it$/);
+			expect(error.message).toContain(new URL(link, PAGE_1).host);
+			expect(error.description).toContain('The link came in "next"');
+			expect(error.description).toContain(`only sent to the address in the credential (${BASE})`);
+		}
+	});
+
+	test('a link to a page already read is a loop', () => {
+		const error = errorOf(() => check(PAGE_1));
+		expect(error.message).toBe(`The listing's pages loop: the next-page link leads back to a page already read (${PAGE_1})`);
+	});
+
+	test(`more than ${MAX_LISTING_PAGES} pages is an error`, () => {
+		const fetched = new Set(Array.from({ length: MAX_LISTING_PAGES }, (_, i) => `${PAGE_1}?page=${i + 1}`));
+		expect(errorOf(() => check(`?page=${MAX_LISTING_PAGES + 1}`, fetched)).message).toBe(
+			`The listing has more than ${MAX_LISTING_PAGES} pages; the node stopped reading`,
+		);
+		fetched.delete(`${PAGE_1}?page=1`);
+		expect(check(`?page=${MAX_LISTING_PAGES + 1}`, fetched)).toBe(`${PAGE_1}?page=${MAX_LISTING_PAGES + 1}`);
+	});
+
+	test('an unparsable link is an error naming it', () => {
+		expect(errorOf(() => check('http://[::1')).message).toBe('The listing\'s next-page link in "next" is not a valid URL: "http://[::1"');
+	});
+});
+
+describe('checkPageRecords: duplicates across pages', () => {
+	test('an id listed on an earlier page is an error naming both pages', () => {
+		const seen = new Map<string, number>();
+		checkPageRecords(readListingPage([serviceRecord({ id: 'a' }), serviceRecord({ id: 'b' })]), seen, 1);
+		const error = errorOf(() => checkPageRecords(readListingPage([serviceRecord({ id: 'c' }), serviceRecord({ id: 'a' })], { page: 2 }), seen, 2));
+		expect(error.message).toBe('The listing contains id_service "a" more than once');
+		expect(error.description).toMatch(/^Record #2 of 2 on page 2 repeats an id already listed on page 1\. Each service must appear once; if services were added or removed while the pages were read, run again\./);
+	});
+
+	test('within one page the text is the one-page text', () => {
+		const error = errorOf(() => extractServiceRecords([serviceRecord({ id: 'a' }), serviceRecord({ id: 'a' })]));
+		expect(error.description).toMatch(/^Record #2 of 2 repeats an id already listed\. Each service must appear once; The platform/);
+	});
+});

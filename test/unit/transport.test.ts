@@ -1,0 +1,119 @@
+/**
+ * The transport's pure parts: option values, retry waits, the poll budget, body reading and
+ * decoding. Their behaviour through n8n against real servers is in faults-hostile.test.ts.
+ */
+import { PassThrough } from 'node:stream';
+
+import { pollTimeoutMs, requirePositiveNumber } from '../../nodes/shared/limits';
+import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
+import { retryDelayMs } from '../../nodes/shared/transport';
+
+describe('requirePositiveNumber (Timeout, Max Response Size, and Limit for the listing)', () => {
+	const limit = { name: 'Limit', example: '50', integer: true };
+	test.each([
+		[50, 50],
+		['50', 50],
+		[' 7 ', 7],
+	])('%p is accepted as %p', (value, expected) => {
+		expect(requirePositiveNumber(value, limit)).toBe(expected);
+	});
+
+	test.each([
+		[0, '"Limit" must be a whole number of 1 or more, not 0'],
+		[-3, '"Limit" must be a whole number of 1 or more, not -3'],
+		[2.5, '"Limit" must be a whole number of 1 or more, not 2.5'],
+		['ten', '"Limit" must be a whole number of 1 or more, not "ten"'],
+		['', '"Limit" must be a whole number of 1 or more, not ""'],
+		[null, '"Limit" must be a whole number of 1 or more, not empty'],
+		[[5], '"Limit" must be a whole number of 1 or more, not a list'],
+		[Number.NaN, '"Limit" must be a whole number of 1 or more, not NaN'],
+		[Infinity, '"Limit" must be a whole number of 1 or more, not Infinity'],
+	])('%p is refused: %s', (value, message) => {
+		expect(() => requirePositiveNumber(value, limit)).toThrow(message);
+		try {
+			requirePositiveNumber(value, limit);
+		} catch (error) {
+			expect((error as { description: string }).description).toBe(
+				'Enter a whole number of 1 or more in "Limit", e.g. 50. If it comes from an expression, check what the expression gives.',
+			);
+		}
+	});
+
+	test('fractions are fine where integer is not asked (Max Response Size 0.5 MB)', () => {
+		expect(requirePositiveNumber(0.5, { name: 'Max Response Size', example: '64' })).toBe(0.5);
+	});
+});
+
+describe('pollTimeoutMs: the node fails with its own words before n8n abandons the poll', () => {
+	test.each([
+		[30_000, undefined, 30_000],
+		[30_000, 0, 30_000],
+		[30_000, 300_000, 30_000],
+		[60_000, 1_000, 900],
+		[600_000, 300_000, 295_000],
+		[100, 150, 100],
+	])('Timeout %p, budget %p -> %p', (timeout, budget, expected) => {
+		expect(pollTimeoutMs(timeout, budget)).toBe(expected);
+	});
+});
+
+describe('retryDelayMs', () => {
+	test('Retry-After wins', () => {
+		expect(retryDelayMs(0, 2000)).toBe(2000);
+		expect(retryDelayMs(2, 0)).toBe(0);
+	});
+	test('otherwise exponential backoff with jitter: 0.5-1 s, 1-2 s, 2-4 s', () => {
+		expect([0, 1, 2].map((attempt) => retryDelayMs(attempt, undefined, () => 0))).toEqual([500, 1000, 2000]);
+		expect([0, 1, 2].map((attempt) => retryDelayMs(attempt, undefined, () => 0.999999))).toEqual([1000, 2000, 4000]);
+	});
+});
+
+describe('readBody', () => {
+	const never = new AbortController().signal;
+
+	test('reads a stream whole, and refuses one byte past the cap (destroying the stream)', async () => {
+		const ok = new PassThrough();
+		ok.end(Buffer.from('0123456789'));
+		expect((await readBody(ok, { maxBytes: 10, deadline: never })).toString()).toBe('0123456789');
+
+		const big = new PassThrough();
+		big.end(Buffer.from('0123456789A'));
+		await expect(readBody(big, { maxBytes: 10, deadline: never })).rejects.toBeInstanceOf(BodyTooLargeError);
+		expect(big.destroyed).toBe(true);
+	});
+
+	test('stops a stream that never ends when the deadline fires', async () => {
+		const endless = new PassThrough();
+		endless.write('[');
+		const controller = new AbortController();
+		const reading = readBody(endless, { maxBytes: 1000, deadline: controller.signal });
+		controller.abort();
+		await expect(reading).rejects.toBeInstanceOf(DeadlineReachedError);
+	});
+
+	test('a string or Buffer body (another n8n version, a mock) is capped too', async () => {
+		expect((await readBody('[]', { maxBytes: 2, deadline: never })).toString()).toBe('[]');
+		await expect(readBody(Buffer.alloc(3), { maxBytes: 2, deadline: never })).rejects.toBeInstanceOf(BodyTooLargeError);
+		expect((await readBody(undefined, { maxBytes: 2, deadline: never })).length).toBe(0);
+	});
+});
+
+describe('decodeText', () => {
+	test.each([
+		['UTF-8 (default)', Buffer.from('["é"]'), undefined, '["é"]'],
+		['UTF-8 BOM dropped', Buffer.from('\ufeff["é"]'), 'application/json', '["é"]'],
+		['UTF-16LE BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('["é"]', 'utf16le')]), 'application/json', '["é"]'],
+		['UTF-16BE BOM', Buffer.from([0xfe, 0xff, 0, 0x5b, 0, 0x5d]), 'application/json', '[]'],
+		['charset=utf-16le', Buffer.from('["é"]', 'utf16le'), 'application/json; charset="UTF-16LE"', '["é"]'],
+		['charset=iso-8859-1', Buffer.from('["é"]', 'latin1'), 'application/json;charset=iso-8859-1', '["é"]'],
+	])('%s', (_name, buffer, contentType, expected) => {
+		expect(decodeText(buffer, contentType)).toBe(expected);
+	});
+
+	test('bytes invalid in the charset, and unknown charsets, are errors, not replacement characters', () => {
+		expect(() => decodeText(Buffer.from([0x22, 0xc3, 0x28, 0x22]), 'application/json')).toThrow(UndecodableTextError);
+		expect(() => decodeText(Buffer.from('[]'), 'application/json; charset=x-unknown')).toThrow(
+			expect.objectContaining({ charset: 'x-unknown', known: false }),
+		);
+	});
+});
