@@ -4,7 +4,8 @@
  */
 import { PassThrough } from 'node:stream';
 
-import { pollTimeoutMs, requirePositiveNumber } from '../../nodes/shared/limits';
+import type { LimitsContext } from '../../nodes/shared/limits';
+import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits, requirePositiveNumber } from '../../nodes/shared/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
 import { retryDelayMs } from '../../nodes/shared/transport';
 
@@ -115,5 +116,32 @@ describe('decodeText', () => {
 		expect(() => decodeText(Buffer.from('[]'), 'application/json; charset=x-unknown')).toThrow(
 			expect.objectContaining({ charset: 'x-unknown', known: false }),
 		);
+	});
+});
+
+describe('readRequestLimits reads the Options of every kind of context', () => {
+	const options = { timeout: 5000, maxResponseSize: 2, retryOnRateLimit: false };
+	const expected = { timeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024, retryOnRateLimit: false };
+	const as = (context: object) => context as unknown as LimitsContext;
+
+	test('execute: per item', () => {
+		const context = as({ getInputData: () => [], getNodeParameter: (_name: string, itemIndex: number) => (itemIndex === 1 ? options : {}) });
+		expect(readRequestLimits.call(context, 1)).toEqual(expected);
+		expect(readRequestLimits.call(context, 0)).toEqual(DEFAULT_LIMITS);
+	});
+
+	test('poll on n8n 2.x: Options, and the timeout within the poll budget', () => {
+		const context = as({ getActivationMode: () => 'activate', getPollBudgetMs: () => 3000, getNodeParameter: () => options });
+		expect(readRequestLimits.call(context, 0)).toEqual({ ...expected, timeoutMs: 2700 });
+	});
+
+	test('poll on n8n 1.x (no poll budget): Options still apply', () => {
+		const context = as({ getActivationMode: () => 'activate', getNodeParameter: () => options });
+		expect(readRequestLimits.call(context, 0)).toEqual(expected);
+	});
+
+	test('loadOptions / listSearch: the defaults', () => {
+		const context = as({ getCurrentNodeParameter: () => undefined, getNodeParameter: () => options });
+		expect(readRequestLimits.call(context, 0)).toEqual(DEFAULT_LIMITS);
 	});
 });
