@@ -351,13 +351,16 @@ export function formatBytes(bytes: number): string {
 	return `${Math.ceil(bytes / 1024)} KB`;
 }
 
-/** A short human message from a JSON error body, if the platform sent one. */
-export function platformMessageOf(body: unknown): string | undefined {
+/**
+ * A short human message from a JSON error body, if the platform sent one; `redact` runs before it is
+ * shortened, so a key cut in two by the shortening cannot escape.
+ */
+export function platformMessageOf(body: unknown, redact: Redact = (text) => text): string | undefined {
 	if (!isJsonObject(body)) return undefined;
 	for (const key of ['message', 'error_description', 'detail', 'error', 'title']) {
 		const value = body[key];
-		if (typeof value === 'string' && value.trim() !== '') return clip(value.replace(/\s+/g, ' ').trim(), 200);
-		if (key === 'error' && isJsonObject(value)) return platformMessageOf(value);
+		if (typeof value === 'string' && value.trim() !== '') return clip(redact(value).replace(/\s+/g, ' ').trim(), 200);
+		if (key === 'error' && isJsonObject(value)) return platformMessageOf(value, redact);
 	}
 	return undefined;
 }

@@ -31,6 +31,7 @@ import {
 } from './errors';
 import type { RequestLimits } from './limits';
 import { DEFAULT_LIMITS, readRequestLimits } from './limits';
+import { clip } from './json';
 import type { Redact } from './redact';
 import { makeRedactor } from './redact';
 import {
@@ -95,7 +96,7 @@ export async function openApiSession(
 	const redact = makeRedactor(credentials.apiKey);
 	try {
 		resolveApiKey(credentials.apiKey);
-		const baseUrl = resolveApiBaseUrl(credentials.baseUrl);
+		const baseUrl = resolveApiBaseUrl(credentials.baseUrl, redact);
 		return new HttpSession(this, { node, itemIndex, redact, baseUrl, limits });
 	} catch (error) {
 		throw toNodeError(node, error, { itemIndex, redact });
@@ -183,7 +184,9 @@ class HttpSession implements ApiSession {
 				const next = location && URL.canParse(location, url) ? new URL(location, url) : undefined;
 				// The key may only go where the user pointed it: same scheme, host and port.
 				if (next?.origin !== this.origin) {
-					throw new HttpStatusError(describeRedirect(statusCode, url, next?.href ?? location), statusCode);
+					// Quoted redacted, then shortened: a hostile Location may be long and carry the key.
+					const quoted = location === undefined ? undefined : clip(this.options.redact(next?.href ?? location), 300);
+					throw new HttpStatusError(describeRedirect(statusCode, url, quoted), statusCode);
 				}
 				if (++redirects > MAX_SAME_ORIGIN_REDIRECTS) {
 					throw new HttpStatusError(describeRedirectLoop(statusCode, url, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
@@ -299,7 +302,7 @@ class HttpSession implements ApiSession {
 	private async readErrorMessage(body: unknown, deadline: AbortSignal): Promise<string | undefined> {
 		try {
 			const buffer = await readBody(body, { maxBytes: MAX_ERROR_BODY_BYTES, deadline });
-			return platformMessageOf(JSON.parse(buffer.toString('utf8')));
+			return platformMessageOf(JSON.parse(buffer.toString('utf8')), this.options.redact);
 		} catch {
 			discardBody(body);
 			return undefined;

@@ -400,6 +400,17 @@ describe('the key: trimmed, checked, and in no text in any form', () => {
 		}
 	});
 
+	test('redaction runs before shortening: a key the 200-character cut would split leaves no piece behind', async () => {
+		const server = await startServer();
+		server.script((_req, res) => {
+			res.writeHead(401, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: `${'x'.repeat(190)} ${KEY}` }));
+		});
+		const result = await run(server.origin);
+		expect(result.error?.description).toContain(`The platform said: "${'x'.repeat(190)} [redac...".`);
+		expect(result.serialized).not.toContain(KEY.slice(0, 6));
+	});
+
 	test('a redirect elsewhere with the key in its query (URL-encoded and base64) is quoted redacted, and not followed', async () => {
 		const other = await startServer();
 		const server = await startServer();
