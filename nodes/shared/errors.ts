@@ -7,7 +7,8 @@ import { redactText } from './redact';
 
 /**
  * Pure mapping from what went wrong to what a user reads: `message` says what happened,
- * `description` says how to fix it. Kept free of n8n types so every case is unit-testable.
+ * `description` says how to fix it (every `describe*` is a pure function, unit-tested), and the one
+ * `toNodeError` that turns such a text into an n8n error.
  */
 export interface ErrorText {
 	message: string;
