@@ -32,6 +32,7 @@ export function resolveApiBaseUrl(raw: unknown, redact: Redact = (text) => text)
 	}
 	const url = URL.canParse(text) ? new URL(text) : undefined;
 	if (!url) throw notAUrl(text, redact);
+	if (url.port === '0') throw badPort('0');
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		throw new BaseUrlError(
 			`The credential's Base URL uses "${url.protocol}", not https`,
@@ -74,12 +75,7 @@ function trimPath(pathname: string): string {
  */
 function notAUrl(text: string, redact: Redact): BaseUrlError {
 	const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(text)?.[1];
-	if (port !== undefined && Number(port) > 65535) {
-		return new BaseUrlError(
-			`The credential's Base URL has port ${port.length > 6 ? `${port.slice(0, 6)}...` : port}, which does not exist`,
-			'A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com',
-		);
-	}
+	if (port !== undefined && Number(port) > 65535) return badPort(port);
 	if (!/[./:]/.test(text) || /[^\s./:]{24,}/.test(text)) {
 		return new BaseUrlError(
 			`The credential's Base URL is not a URL (${text.length} characters without an address in them)`,
@@ -126,3 +122,10 @@ export function resolveApiKey(raw: unknown): string {
 }
 
 export class ApiKeyError extends DescribedError {}
+
+function badPort(port: string): BaseUrlError {
+	return new BaseUrlError(
+		`The credential's Base URL has port ${port.length > 6 ? `${port.slice(0, 6)}...` : port}, which does not exist`,
+		'A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com',
+	);
+}

@@ -317,9 +317,11 @@ describe('clear words', () => {
 		expect(result.error?.description).toMatch(/Check the scheme and port of the Base URL/);
 	});
 
-	test('port 99999 is named as a port that does not exist', async () => {
-		const result = await run('https://api.example.com:99999');
-		expect(result.error).toMatchObject({ name: 'NodeOperationError', message: "The credential's Base URL has port 99999, which does not exist" });
+	test.each(['99999', '0', '123456789012'])('port %s is named as a port that does not exist', async (port) => {
+		const result = await run(`https://api.example.com:${port}`);
+		const shown = port.length > 6 ? `${port.slice(0, 6)}...` : port;
+		expect(result.error).toMatchObject({ name: 'NodeOperationError', message: `The credential's Base URL has port ${shown}, which does not exist` });
+		expect(result.error?.description).toMatch(/from 1 to 65535/);
 	});
 
 	test.each([
