@@ -6,7 +6,6 @@ import type {
 	INode,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
 import type { ErrorText } from './errors';
@@ -201,7 +200,10 @@ class HttpSession implements ApiSession {
 					discardBody(response.body);
 					const waitMs = retryDelayMs(retried.count, retryAfterMs);
 					if (waitMs < this.remainingMs()) {
-						await sleep(waitMs);
+						const cancel = 'getExecutionCancelSignal' in this.context ? this.context.getExecutionCancelSignal() : undefined;
+						if (!(await pause(waitMs, cancel))) {
+							throw new DescribedError(...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })));
+						}
 						retried.count++;
 						continue;
 					}
@@ -334,6 +336,19 @@ export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, 
 	if (retryAfterMs !== undefined) return retryAfterMs;
 	const ceiling = 1000 * 2 ** attempt;
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * Waits `ms` (a retry's wait); false when the execution was cancelled meanwhile, so the Stop button
+ * does not wait out a long Retry-After. AbortSignal.timeout: node code may not use setTimeout.
+ */
+export async function pause(ms: number, cancel?: AbortSignal): Promise<boolean> {
+	if (cancel?.aborted) return false;
+	// AbortSignal.any needs Node 20.3; n8n 1.x may run on Node 18, where only the timeout ends the wait.
+	const signal =
+		cancel && typeof AbortSignal.any === 'function' ? AbortSignal.any([AbortSignal.timeout(ms), cancel]) : AbortSignal.timeout(ms);
+	await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+	return !cancel?.aborted;
 }
 
 /** Settles with `promise`, or rejects when `deadline` fires first; a late result goes to `onLate`. */

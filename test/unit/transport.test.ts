@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import type { LimitsContext } from '../../nodes/shared/limits';
 import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits, requirePositiveNumber } from '../../nodes/shared/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
-import { retryDelayMs } from '../../nodes/shared/transport';
+import { pause, retryDelayMs } from '../../nodes/shared/transport';
 
 describe('requirePositiveNumber (Timeout, Max Response Size, and Limit for the listing)', () => {
 	const limit = { name: 'Limit', example: '50', integer: true };
@@ -66,6 +66,23 @@ describe('retryDelayMs', () => {
 	test('otherwise exponential backoff with jitter: 0.5-1 s, 1-2 s, 2-4 s', () => {
 		expect([0, 1, 2].map((attempt) => retryDelayMs(attempt, undefined, () => 0))).toEqual([500, 1000, 2000]);
 		expect([0, 1, 2].map((attempt) => retryDelayMs(attempt, undefined, () => 0.999999))).toEqual([1000, 2000, 4000]);
+	});
+});
+
+describe('pause (the wait between retries)', () => {
+	test('waits the time asked', async () => {
+		const started = Date.now();
+		expect(await pause(120)).toBe(true);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+	});
+	test('ends at once when the execution is cancelled, and says so', async () => {
+		const controller = new AbortController();
+		const started = Date.now();
+		const waiting = pause(10_000, controller.signal);
+		controller.abort();
+		expect(await waiting).toBe(false);
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(await pause(10_000, controller.signal)).toBe(false);
 	});
 });
 
