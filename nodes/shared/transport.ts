@@ -272,7 +272,10 @@ class HttpSession implements ApiSession {
 		const host = new URL(url).host;
 		const contentType = headers['content-type'];
 		try {
-			const text = decodeText(await readBody(rawBody, { maxBytes: this.options.limits.maxResponseBytes, deadline }), contentType);
+			const length = Number(headers['content-length']);
+			const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
+			const buffer = await readBody(rawBody, { maxBytes: this.options.limits.maxResponseBytes, deadline, expectedBytes });
+			const text = decodeText(buffer, contentType);
 			return parseJson(text, contentType, statusCode);
 		} catch (error) {
 			throw this.bodyFailure(error, { headers, statusCode, host, action, deadline });

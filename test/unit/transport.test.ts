@@ -100,6 +100,17 @@ describe('readBody', () => {
 		expect(big.destroyed).toBe(true);
 	});
 
+	test.each([
+		['exact', 10],
+		['smaller than the body (a compressed length)', 4],
+		['larger than the body', 64],
+	])('with a Content-Length %s the body comes out whole', async (_name, expectedBytes) => {
+		const stream = new PassThrough();
+		stream.write('01234');
+		stream.end('56789');
+		expect((await readBody(stream, { maxBytes: 100, deadline: never, expectedBytes })).toString()).toBe('0123456789');
+	});
+
 	test('stops a stream that never ends when the deadline fires', async () => {
 		const endless = new PassThrough();
 		endless.write('[');
@@ -119,6 +130,7 @@ describe('readBody', () => {
 describe('decodeText', () => {
 	test.each([
 		['UTF-8 (default)', Buffer.from('["é"]'), undefined, '["é"]'],
+		['UTF-8 holding a real U+FFFD', Buffer.from('["\ufffd"]'), 'application/json; charset=utf-8', '["\ufffd"]'],
 		['UTF-8 BOM dropped', Buffer.from('\ufeff["é"]'), 'application/json', '["é"]'],
 		['UTF-16LE BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('["é"]', 'utf16le')]), 'application/json', '["é"]'],
 		['UTF-16BE BOM', Buffer.from([0xfe, 0xff, 0, 0x5b, 0, 0x5d]), 'application/json', '[]'],
