@@ -238,7 +238,8 @@ class HttpSession implements ApiSession {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
-			timeout: Math.max(1, this.remainingMs()),
+			// A safety net only: the session's deadline (raced below) ends the request first and names it.
+			timeout: Math.max(1, this.remainingMs()) + 1000,
 			abortSignal: deadline,
 		};
 		const request = this.context.helpers.httpRequestWithAuthentication.call(
