@@ -1,5 +1,6 @@
 import { DescribedError } from './errors';
 import { clip } from './json';
+import type { Redact } from './redact';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
 export const API_VERSION_SEGMENT = 'v2026';
@@ -20,7 +21,7 @@ export function isLoopbackHostname(hostname: string): boolean {
  * `https://api.example.com`. Refuses anything that would send the key in clear text or is not an
  * absolute http(s) URL, before any request is made.
  */
-export function resolveApiBaseUrl(raw: unknown): string {
+export function resolveApiBaseUrl(raw: unknown, redact: Redact = (text) => text): string {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	if (text === '') {
 		throw new BaseUrlError(
@@ -29,7 +30,8 @@ export function resolveApiBaseUrl(raw: unknown): string {
 		);
 	}
 	const url = URL.canParse(text) ? new URL(text) : undefined;
-	if (!url) throw notAUrl(text);
+	if (!url) throw notAUrl(text, redact);
+	if (url.port === '0') throw badPort('0');
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		throw new BaseUrlError(
 			`The credential's Base URL uses "${url.protocol}", not https`,
@@ -70,14 +72,9 @@ function trimPath(pathname: string): string {
  * Why a text is not a URL, without echoing it whole: it may be the API key pasted into the wrong
  * field. Only a text that looks like an address (has a dot or a slash and no long random run) is quoted.
  */
-function notAUrl(text: string): BaseUrlError {
+function notAUrl(text: string, redact: Redact): BaseUrlError {
 	const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(text)?.[1];
-	if (port !== undefined && Number(port) > 65535) {
-		return new BaseUrlError(
-			`The credential's Base URL has port ${port.length > 6 ? `${port.slice(0, 6)}...` : port}, which does not exist`,
-			'A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com',
-		);
-	}
+	if (port !== undefined && Number(port) > 65535) return badPort(port);
 	if (!/[./:]/.test(text) || /[^\s./:]{24,}/.test(text)) {
 		return new BaseUrlError(
 			`The credential's Base URL is not a URL (${text.length} characters without an address in them)`,
@@ -85,7 +82,7 @@ function notAUrl(text: string): BaseUrlError {
 		);
 	}
 	return new BaseUrlError(
-		`The credential's Base URL "${clip(text)}" is not an absolute URL`,
+		`The credential's Base URL "${clip(redact(text))}" is not an absolute URL`,
 		'Enter the full address including https://, e.g. https://api.example.com',
 	);
 }
@@ -124,3 +121,10 @@ export function resolveApiKey(raw: unknown): string {
 }
 
 export class ApiKeyError extends DescribedError {}
+
+function badPort(port: string): BaseUrlError {
+	return new BaseUrlError(
+		`The credential's Base URL has port ${port.length > 6 ? `${port.slice(0, 6)}...` : port}, which does not exist`,
+		'A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com',
+	);
+}

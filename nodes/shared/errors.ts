@@ -7,7 +7,8 @@ import { redactText } from './redact';
 
 /**
  * Pure mapping from what went wrong to what a user reads: `message` says what happened,
- * `description` says how to fix it. Kept free of n8n types so every case is unit-testable.
+ * `description` says how to fix it (every `describe*` is a pure function, unit-tested), and the one
+ * `toNodeError` that turns such a text into an n8n error.
  */
 export interface ErrorText {
 	message: string;
@@ -351,13 +352,16 @@ export function formatBytes(bytes: number): string {
 	return `${Math.ceil(bytes / 1024)} KB`;
 }
 
-/** A short human message from a JSON error body, if the platform sent one. */
-export function platformMessageOf(body: unknown): string | undefined {
+/**
+ * A short human message from a JSON error body, if the platform sent one; `redact` runs before it is
+ * shortened, so a key cut in two by the shortening cannot escape.
+ */
+export function platformMessageOf(body: unknown, redact: Redact = (text) => text): string | undefined {
 	if (!isJsonObject(body)) return undefined;
 	for (const key of ['message', 'error_description', 'detail', 'error', 'title']) {
 		const value = body[key];
-		if (typeof value === 'string' && value.trim() !== '') return clip(value.replace(/\s+/g, ' ').trim(), 200);
-		if (key === 'error' && isJsonObject(value)) return platformMessageOf(value);
+		if (typeof value === 'string' && value.trim() !== '') return clip(redact(value).replace(/\s+/g, ' ').trim(), 200);
+		if (key === 'error' && isJsonObject(value)) return platformMessageOf(value, redact);
 	}
 	return undefined;
 }

@@ -61,9 +61,10 @@ export function readRequestLimits(this: LimitsContext, itemIndex: number): Reque
 	let budgetMs: number | undefined;
 	if ('getInputData' in this) {
 		options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	} else if ('getPollBudgetMs' in this) {
+	} else if ('getActivationMode' in this) {
+		// A poll. n8n 1.x has no poll budget (getPollBudgetMs came with 2.x).
 		options = this.getNodeParameter('options', {}) as IDataObject;
-		budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
+		budgetMs = 'getPollBudgetMs' in this && typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
 	}
 	const timeoutMs = requirePositiveNumber(options.timeout ?? DEFAULT_TIMEOUT_MS, {
 		name: 'Timeout',

@@ -33,12 +33,19 @@ export function isBodyStream(value: unknown): value is BodyStream {
  * destroyed there, so memory stays at about the cap), DeadlineReachedError when `deadline` fires
  * (a trickling server), or the stream's own error (reset, decompression).
  */
-export async function readBody(body: unknown, { maxBytes, deadline }: { maxBytes: number; deadline: AbortSignal }): Promise<Buffer> {
+export async function readBody(
+	body: unknown,
+	{ maxBytes, deadline, expectedBytes }: { maxBytes: number; deadline: AbortSignal; expectedBytes?: number },
+): Promise<Buffer> {
 	if (!isBodyStream(body)) {
 		const buffer = body === undefined || body === null ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(String(body));
 		if (buffer.length > maxBytes) throw new BodyTooLargeError();
 		return buffer;
 	}
+	// With a Content-Length (within the cap) the chunks are copied into one buffer as they come, so a
+	// large body is never held twice (chunks + their concatenation). A body that outgrows it (the length
+	// of a compressed body, or a lying one) continues as a list of chunks.
+	let whole = expectedBytes !== undefined && expectedBytes > 0 && expectedBytes <= maxBytes ? Buffer.allocUnsafe(expectedBytes) : undefined;
 	const chunks: Buffer[] = [];
 	let size = 0;
 	const onDeadline = () => body.destroy(new DeadlineReachedError());
@@ -47,17 +54,24 @@ export async function readBody(body: unknown, { maxBytes, deadline }: { maxBytes
 	try {
 		for await (const chunk of body) {
 			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-			size += buffer.length;
-			if (size > maxBytes) {
+			if (size + buffer.length > maxBytes) {
 				body.destroy();
 				throw new BodyTooLargeError();
 			}
-			chunks.push(buffer);
+			if (whole && size + buffer.length <= whole.length) {
+				buffer.copy(whole, size);
+			} else {
+				if (whole) chunks.push(whole.subarray(0, size));
+				whole = undefined;
+				chunks.push(buffer);
+			}
+			size += buffer.length;
 		}
 	} finally {
 		deadline.removeEventListener('abort', onDeadline);
 	}
 	if (deadline.aborted) throw new DeadlineReachedError();
+	if (whole) return size === whole.length ? whole : whole.subarray(0, size);
 	return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
@@ -78,9 +92,17 @@ export function decodeText(buffer: Buffer, contentType: string | undefined): str
 	if (buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) [charset, start] = ['utf-8', 3];
 	else if (buffer[0] === 0xff && buffer[1] === 0xfe) [charset, start] = ['utf-16le', 2];
 	else if (buffer[0] === 0xfe && buffer[1] === 0xff) [charset, start] = ['utf-16be', 2];
+	const bytes = start === 0 ? buffer : buffer.subarray(start);
+	if (charset === 'utf-8' || charset === 'utf8') {
+		// Fast path: Buffer's decoder makes a compact one-byte string for ASCII JSON (TextDecoder may not,
+		// which doubled the memory of a large listing). It replaces invalid bytes with U+FFFD, so only a
+		// text holding U+FFFD is checked strictly below.
+		const text = bytes.toString('utf8');
+		if (!text.includes('\ufffd')) return text;
+	}
 	const decoder = decoderFor(charset);
 	if (!decoder) throw new UndecodableTextError(charset, false);
-	const text = decodeOrUndefined(decoder, start === 0 ? buffer : buffer.subarray(start));
+	const text = decodeOrUndefined(decoder, bytes);
 	if (text === undefined) throw new UndecodableTextError(decoder.encoding, true);
 	return text;
 }

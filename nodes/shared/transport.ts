@@ -6,7 +6,6 @@ import type {
 	INode,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
 import type { ErrorText } from './errors';
@@ -31,6 +30,7 @@ import {
 } from './errors';
 import type { RequestLimits } from './limits';
 import { DEFAULT_LIMITS, readRequestLimits } from './limits';
+import { clip } from './json';
 import type { Redact } from './redact';
 import { makeRedactor } from './redact';
 import {
@@ -95,7 +95,7 @@ export async function openApiSession(
 	const redact = makeRedactor(credentials.apiKey);
 	try {
 		resolveApiKey(credentials.apiKey);
-		const baseUrl = resolveApiBaseUrl(credentials.baseUrl);
+		const baseUrl = resolveApiBaseUrl(credentials.baseUrl, redact);
 		return new HttpSession(this, { node, itemIndex, redact, baseUrl, limits });
 	} catch (error) {
 		throw toNodeError(node, error, { itemIndex, redact });
@@ -183,7 +183,9 @@ class HttpSession implements ApiSession {
 				const next = location && URL.canParse(location, url) ? new URL(location, url) : undefined;
 				// The key may only go where the user pointed it: same scheme, host and port.
 				if (next?.origin !== this.origin) {
-					throw new HttpStatusError(describeRedirect(statusCode, url, next?.href ?? location), statusCode);
+					// Quoted redacted, then shortened: a hostile Location may be long and carry the key.
+					const quoted = location === undefined ? undefined : clip(this.options.redact(next?.href ?? location), 300);
+					throw new HttpStatusError(describeRedirect(statusCode, url, quoted), statusCode);
 				}
 				if (++redirects > MAX_SAME_ORIGIN_REDIRECTS) {
 					throw new HttpStatusError(describeRedirectLoop(statusCode, url, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
@@ -198,7 +200,10 @@ class HttpSession implements ApiSession {
 					discardBody(response.body);
 					const waitMs = retryDelayMs(retried.count, retryAfterMs);
 					if (waitMs < this.remainingMs()) {
-						await sleep(waitMs);
+						const cancel = 'getExecutionCancelSignal' in this.context ? this.context.getExecutionCancelSignal() : undefined;
+						if (!(await pause(waitMs, cancel))) {
+							throw new DescribedError(...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })));
+						}
 						retried.count++;
 						continue;
 					}
@@ -233,7 +238,8 @@ class HttpSession implements ApiSession {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
-			timeout: Math.max(1, this.remainingMs()),
+			// A safety net only: the session's deadline (raced below) ends the request first and names it.
+			timeout: Math.max(1, this.remainingMs()) + 1000,
 			abortSignal: deadline,
 		};
 		const request = this.context.helpers.httpRequestWithAuthentication.call(
@@ -267,7 +273,10 @@ class HttpSession implements ApiSession {
 		const host = new URL(url).host;
 		const contentType = headers['content-type'];
 		try {
-			const text = decodeText(await readBody(rawBody, { maxBytes: this.options.limits.maxResponseBytes, deadline }), contentType);
+			const length = Number(headers['content-length']);
+			const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
+			const buffer = await readBody(rawBody, { maxBytes: this.options.limits.maxResponseBytes, deadline, expectedBytes });
+			const text = decodeText(buffer, contentType);
 			return parseJson(text, contentType, statusCode);
 		} catch (error) {
 			throw this.bodyFailure(error, { headers, statusCode, host, action, deadline });
@@ -299,7 +308,7 @@ class HttpSession implements ApiSession {
 	private async readErrorMessage(body: unknown, deadline: AbortSignal): Promise<string | undefined> {
 		try {
 			const buffer = await readBody(body, { maxBytes: MAX_ERROR_BODY_BYTES, deadline });
-			return platformMessageOf(JSON.parse(buffer.toString('utf8')));
+			return platformMessageOf(JSON.parse(buffer.toString('utf8')), this.options.redact);
 		} catch {
 			discardBody(body);
 			return undefined;
@@ -331,6 +340,19 @@ export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, 
 	if (retryAfterMs !== undefined) return retryAfterMs;
 	const ceiling = 1000 * 2 ** attempt;
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * Waits `ms` (a retry's wait); false when the execution was cancelled meanwhile, so the Stop button
+ * does not wait out a long Retry-After. AbortSignal.timeout: node code may not use setTimeout.
+ */
+export async function pause(ms: number, cancel?: AbortSignal): Promise<boolean> {
+	if (cancel?.aborted) return false;
+	// AbortSignal.any needs Node 20.3; n8n 1.x may run on Node 18, where only the timeout ends the wait.
+	const signal =
+		cancel && typeof AbortSignal.any === 'function' ? AbortSignal.any([AbortSignal.timeout(ms), cancel]) : AbortSignal.timeout(ms);
+	await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+	return !cancel?.aborted;
 }
 
 /** Settles with `promise`, or rejects when `deadline` fires first; a late result goes to `onLate`. */

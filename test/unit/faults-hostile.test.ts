@@ -317,9 +317,11 @@ describe('clear words', () => {
 		expect(result.error?.description).toMatch(/Check the scheme and port of the Base URL/);
 	});
 
-	test('port 99999 is named as a port that does not exist', async () => {
-		const result = await run('https://api.example.com:99999');
-		expect(result.error).toMatchObject({ name: 'NodeOperationError', message: "The credential's Base URL has port 99999, which does not exist" });
+	test.each(['99999', '0', '123456789012'])('port %s is named as a port that does not exist', async (port) => {
+		const result = await run(`https://api.example.com:${port}`);
+		const shown = port.length > 6 ? `${port.slice(0, 6)}...` : port;
+		expect(result.error).toMatchObject({ name: 'NodeOperationError', message: `The credential's Base URL has port ${shown}, which does not exist` });
+		expect(result.error?.description).toMatch(/from 1 to 65535/);
 	});
 
 	test.each([
@@ -398,6 +400,17 @@ describe('the key: trimmed, checked, and in no text in any form', () => {
 		for (const form of [KEY.slice(0, 8), Buffer.from(KEY).toString('base64').slice(4, 20)]) {
 			expect(result.serialized).not.toContain(form);
 		}
+	});
+
+	test('redaction runs before shortening: a key the 200-character cut would split leaves no piece behind', async () => {
+		const server = await startServer();
+		server.script((_req, res) => {
+			res.writeHead(401, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: `${'x'.repeat(190)} ${KEY}` }));
+		});
+		const result = await run(server.origin);
+		expect(result.error?.description).toContain(`The platform said: "${'x'.repeat(190)} [redac...".`);
+		expect(result.serialized).not.toContain(KEY.slice(0, 6));
 	});
 
 	test('a redirect elsewhere with the key in its query (URL-encoded and base64) is quoted redacted, and not followed', async () => {

@@ -4,9 +4,10 @@
  */
 import { PassThrough } from 'node:stream';
 
-import { pollTimeoutMs, requirePositiveNumber } from '../../nodes/shared/limits';
+import type { LimitsContext } from '../../nodes/shared/limits';
+import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits, requirePositiveNumber } from '../../nodes/shared/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
-import { retryDelayMs } from '../../nodes/shared/transport';
+import { pause, retryDelayMs } from '../../nodes/shared/transport';
 
 describe('requirePositiveNumber (Timeout, Max Response Size, and Limit for the listing)', () => {
 	const limit = { name: 'Limit', example: '50', integer: true };
@@ -68,6 +69,23 @@ describe('retryDelayMs', () => {
 	});
 });
 
+describe('pause (the wait between retries)', () => {
+	test('waits the time asked', async () => {
+		const started = Date.now();
+		expect(await pause(120)).toBe(true);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+	});
+	test('ends at once when the execution is cancelled, and says so', async () => {
+		const controller = new AbortController();
+		const started = Date.now();
+		const waiting = pause(10_000, controller.signal);
+		controller.abort();
+		expect(await waiting).toBe(false);
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(await pause(10_000, controller.signal)).toBe(false);
+	});
+});
+
 describe('readBody', () => {
 	const never = new AbortController().signal;
 
@@ -80,6 +98,17 @@ describe('readBody', () => {
 		big.end(Buffer.from('0123456789A'));
 		await expect(readBody(big, { maxBytes: 10, deadline: never })).rejects.toBeInstanceOf(BodyTooLargeError);
 		expect(big.destroyed).toBe(true);
+	});
+
+	test.each([
+		['exact', 10],
+		['smaller than the body (a compressed length)', 4],
+		['larger than the body', 64],
+	])('with a Content-Length %s the body comes out whole', async (_name, expectedBytes) => {
+		const stream = new PassThrough();
+		stream.write('01234');
+		stream.end('56789');
+		expect((await readBody(stream, { maxBytes: 100, deadline: never, expectedBytes })).toString()).toBe('0123456789');
 	});
 
 	test('stops a stream that never ends when the deadline fires', async () => {
@@ -101,6 +130,7 @@ describe('readBody', () => {
 describe('decodeText', () => {
 	test.each([
 		['UTF-8 (default)', Buffer.from('["é"]'), undefined, '["é"]'],
+		['UTF-8 holding a real U+FFFD', Buffer.from('["\ufffd"]'), 'application/json; charset=utf-8', '["\ufffd"]'],
 		['UTF-8 BOM dropped', Buffer.from('\ufeff["é"]'), 'application/json', '["é"]'],
 		['UTF-16LE BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('["é"]', 'utf16le')]), 'application/json', '["é"]'],
 		['UTF-16BE BOM', Buffer.from([0xfe, 0xff, 0, 0x5b, 0, 0x5d]), 'application/json', '[]'],
@@ -115,5 +145,32 @@ describe('decodeText', () => {
 		expect(() => decodeText(Buffer.from('[]'), 'application/json; charset=x-unknown')).toThrow(
 			expect.objectContaining({ charset: 'x-unknown', known: false }),
 		);
+	});
+});
+
+describe('readRequestLimits reads the Options of every kind of context', () => {
+	const options = { timeout: 5000, maxResponseSize: 2, retryOnRateLimit: false };
+	const expected = { timeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024, retryOnRateLimit: false };
+	const as = (context: object) => context as unknown as LimitsContext;
+
+	test('execute: per item', () => {
+		const context = as({ getInputData: () => [], getNodeParameter: (_name: string, itemIndex: number) => (itemIndex === 1 ? options : {}) });
+		expect(readRequestLimits.call(context, 1)).toEqual(expected);
+		expect(readRequestLimits.call(context, 0)).toEqual(DEFAULT_LIMITS);
+	});
+
+	test('poll on n8n 2.x: Options, and the timeout within the poll budget', () => {
+		const context = as({ getActivationMode: () => 'activate', getPollBudgetMs: () => 3000, getNodeParameter: () => options });
+		expect(readRequestLimits.call(context, 0)).toEqual({ ...expected, timeoutMs: 2700 });
+	});
+
+	test('poll on n8n 1.x (no poll budget): Options still apply', () => {
+		const context = as({ getActivationMode: () => 'activate', getNodeParameter: () => options });
+		expect(readRequestLimits.call(context, 0)).toEqual(expected);
+	});
+
+	test('loadOptions / listSearch: the defaults', () => {
+		const context = as({ getCurrentNodeParameter: () => undefined, getNodeParameter: () => options });
+		expect(readRequestLimits.call(context, 0)).toEqual(DEFAULT_LIMITS);
 	});
 });
