@@ -1,8 +1,8 @@
 import { API_VERSION_SEGMENT } from './baseUrl';
-import { DescribedError } from './errors';
+import { DescribedError, platformMessageOf } from './errors';
 import { clip, isJsonObject } from './json';
 import type { ServiceRecord } from './serviceRecord';
-import { describeType, parseServiceRecord } from './serviceRecord';
+import { describeType, parseServiceRecord, ServiceRecordError } from './serviceRecord';
 import type { ApiContext, ApiSession, RequestLimits } from './transport';
 import { openApiSession } from './transport';
 
@@ -209,7 +209,7 @@ export function checkPageRecords(page: ListingPage, seen: Map<string, number>, p
 	let index = 0;
 	const label = () => page.labelOf(index);
 	for (; index < page.items.length; index++) {
-		const record = parseServiceRecord(page.items[index], label);
+		const record = parseRecord(page.items[index], label);
 		const firstPage = seen.get(record.id_service);
 		if (firstPage !== undefined) {
 			const where = firstPage === pageNumber ? '' : ` on page ${firstPage}`;
@@ -224,6 +224,16 @@ export function checkPageRecords(page: ListingPage, seen: Map<string, number>, p
 		records[index] = record;
 	}
 	return records;
+}
+
+/** One record through the record schema; a mismatch gets the listing's advice. */
+function parseRecord(candidate: unknown, label: () => string): ServiceRecord {
+	try {
+		return parseServiceRecord(candidate, label);
+	} catch (error) {
+		if (error instanceof ServiceRecordError) throw new ServiceResponseError(error.message, `${error.description} ${PROVIDER_HINT}`);
+		throw error;
+	}
 }
 
 /** The checked records of one answer on its own (no paging): what a one-page listing gives. */
@@ -359,16 +369,6 @@ export function describeShape(value: unknown): string {
 		return `an object with key(s) ${listed}${keys.length > 10 ? `, and ${keys.length - 10} more` : ''}`;
 	}
 	return `a ${describeType(value)}`;
-}
-
-/** The human text of a JSON error body (`{ "error": ..., "message": "..." }` and the like), one line, clipped. */
-export function platformMessageOf(body: unknown): string | undefined {
-	if (!isJsonObject(body)) return undefined;
-	for (const key of ['message', 'error_description', 'detail', 'error']) {
-		const value = body[key];
-		if (typeof value === 'string' && value.trim() !== '') return clip(value.replace(/\s+/g, ' ').trim(), 200);
-	}
-	return undefined;
 }
 
 function looksPaginated(body: unknown): boolean {

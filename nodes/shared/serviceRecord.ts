@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
+import { DescribedError } from './errors';
 import { clip, isJsonObject } from './json';
-import { PROVIDER_HINT, ServiceResponseError } from './listing';
 import type { DocumentedRecord, ServiceFieldDeclaration, ServiceFieldValue, SimplifiedService } from './serviceFields';
 import { FIELD_LAYOUT, SERVICE_FIELDS } from './serviceFields';
 
@@ -41,7 +41,7 @@ function validateServiceRecord(candidate: unknown, label: string): ServiceRecord
 	const received = describeValueAt(candidate, issue.path);
 	return fail(
 		`Service record ${label}${id} does not match the documented schema`,
-		`Field ${path}: expected ${expected}, received ${received}. ${PROVIDER_HINT}`,
+		`Field ${path}: expected ${expected}, received ${received}.`,
 	);
 }
 
@@ -138,8 +138,11 @@ function fieldsHaveDeclaredTypes(record: Record<string, unknown>): boolean {
 	return true;
 }
 
+/** A record that does not match the documented schema; the listing code adds what to do about it. */
+export class ServiceRecordError extends DescribedError {}
+
 function fail(message: string, description: string): never {
-	throw new ServiceResponseError(message, description);
+	throw new ServiceRecordError(message, description);
 }
 
 /**

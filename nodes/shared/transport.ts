@@ -29,7 +29,6 @@ import {
 	toNodeError,
 } from './errors';
 import type { RequestLimits } from './limits';
-import { DEFAULT_LIMITS, readRequestLimits } from './limits';
 import { clip } from './json';
 import type { Redact } from './redact';
 import { makeRedactor } from './redact';
@@ -419,30 +418,4 @@ function errorDetail(error: unknown): string | undefined {
 /** Duck-typed: errors of Node's streams may come from another realm (jest), where `instanceof Error` fails. */
 function isPlainObjectOrError(value: unknown): boolean {
 	return typeof value === 'object' && value !== null;
-}
-
-/**
- * @deprecated Leftover for `listServices.ts` until the listing module replaces it (the lead deletes
- * both at merge): GETs `path` through a session with the node's Options as limits.
- */
-export async function servicePlatformApiGet<T>(
-	this: ApiContext,
-	path: string,
-	{ itemIndex, interpret }: { itemIndex: number; timeoutMs?: number; interpret: (body: unknown) => T },
-): Promise<T> {
-	const node = this.getNode();
-	const redact = await credentialRedactor.call(this, itemIndex);
-	let limits = DEFAULT_LIMITS;
-	try {
-		limits = readRequestLimits.call(this, itemIndex);
-	} catch (error) {
-		throw toNodeError(node, error, { itemIndex, redact });
-	}
-	const session = await openApiSession.call(this, { itemIndex, limits });
-	const { body } = await session.get(path, { action: 'list services' });
-	try {
-		return interpret(body);
-	} catch (error) {
-		throw session.toNodeError(error, 200);
-	}
 }
