@@ -2,7 +2,7 @@ import { API_VERSION_SEGMENT } from './baseUrl';
 import { DescribedError, platformMessageOf } from './errors';
 import { clip, isJsonObject } from './json';
 import type { ServiceRecord } from './serviceRecord';
-import { describeType, parseServiceRecord, ServiceRecordError } from './serviceRecord';
+import { describeType, parseServiceRecord, ServiceResponseError } from './serviceRecord';
 import type { ApiContext, ApiSession, RequestLimits } from './transport';
 import { openApiSession } from './transport';
 
@@ -15,8 +15,7 @@ export const MAX_LISTING_PAGES = 1000;
 /** What the transport's texts say the node was doing ("... while trying to list services"). */
 const LIST_ACTION = 'list services';
 
-/** A listing the node cannot use; `message` and `description` are safe to show (types and keys, never values). */
-export class ServiceResponseError extends DescribedError {}
+export { ServiceResponseError };
 
 /** The service the user asked for is not in the listing. */
 export class ServiceNotFoundError extends DescribedError {}
@@ -209,7 +208,7 @@ export function checkPageRecords(page: ListingPage, seen: Map<string, number>, p
 	let index = 0;
 	const label = () => page.labelOf(index);
 	for (; index < page.items.length; index++) {
-		const record = parseRecord(page.items[index], label);
+		const record = parseServiceRecord(page.items[index], label, PROVIDER_HINT);
 		const firstPage = seen.get(record.id_service);
 		if (firstPage !== undefined) {
 			const where = firstPage === pageNumber ? '' : ` on page ${firstPage}`;
@@ -224,16 +223,6 @@ export function checkPageRecords(page: ListingPage, seen: Map<string, number>, p
 		records[index] = record;
 	}
 	return records;
-}
-
-/** One record through the record schema; a mismatch gets the listing's advice. */
-function parseRecord(candidate: unknown, label: () => string): ServiceRecord {
-	try {
-		return parseServiceRecord(candidate, label);
-	} catch (error) {
-		if (error instanceof ServiceRecordError) throw new ServiceResponseError(error.message, `${error.description} ${PROVIDER_HINT}`);
-		throw error;
-	}
 }
 
 /** The checked records of one answer on its own (no paging): what a one-page listing gives. */

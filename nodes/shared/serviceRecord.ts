@@ -23,7 +23,7 @@ export type { SimplifiedService } from './serviceFields';
  * prototype) and names the wrong field. zod on every record cost ~10 us and much garbage each (bench).
  * Returns the record itself, so raw output stays what the API sent.
  */
-function validateServiceRecord(candidate: unknown, label: string): ServiceRecord {
+function validateServiceRecord(candidate: unknown, label: string, advice: string): ServiceRecord {
 	const result = serviceRecordSchema.safeParse(candidate);
 	if (result.success) return candidate as ServiceRecord;
 	const issue = result.error.issues[0];
@@ -41,17 +41,17 @@ function validateServiceRecord(candidate: unknown, label: string): ServiceRecord
 	const received = describeValueAt(candidate, issue.path);
 	return fail(
 		`Service record ${label}${id} does not match the documented schema`,
-		`Field ${path}: expected ${expected}, received ${received}.`,
+		`Field ${path}: expected ${expected}, received ${received}.${advice ? ` ${advice}` : ''}`,
 	);
 }
 
 /**
  * One record of a listing, validated: the fast check first, zod only when it refuses (zod then
  * decides and names the wrong field). `label` says which record it is (e.g. `#3 of 40`); it is only
- * called for the error message. Returns the record itself, so raw output stays what the API sent.
+ * called for the error message; `advice` ends its description (what the caller suggests). Returns the record itself, so raw output stays what the API sent.
  */
-export function parseServiceRecord(candidate: unknown, label: () => string): ServiceRecord {
-	return isValidServiceRecordFast(candidate) ? (candidate as ServiceRecord) : validateServiceRecord(candidate, label());
+export function parseServiceRecord(candidate: unknown, label: () => string, advice = ''): ServiceRecord {
+	return isValidServiceRecordFast(candidate) ? (candidate as ServiceRecord) : validateServiceRecord(candidate, label(), advice);
 }
 
 function recordSchemaOf(fields: readonly ServiceFieldDeclaration[]): z.ZodType<ServiceRecord, z.ZodTypeDef, unknown> {
@@ -138,11 +138,14 @@ function fieldsHaveDeclaredTypes(record: Record<string, unknown>): boolean {
 	return true;
 }
 
-/** A record that does not match the documented schema; the listing code adds what to do about it. */
-export class ServiceRecordError extends DescribedError {}
+/**
+ * An answer the node cannot use (a record off the schema here, a listing shape in listing.ts);
+ * `message` and `description` are safe to show (types and keys, never values).
+ */
+export class ServiceResponseError extends DescribedError {}
 
 function fail(message: string, description: string): never {
-	throw new ServiceRecordError(message, description);
+	throw new ServiceResponseError(message, description);
 }
 
 /**

@@ -4,7 +4,6 @@ import {
 	isValidServiceRecordFast,
 	nestServiceRecord,
 	parseServiceRecord,
-	ServiceRecordError,
 	simplifyServiceRecord,
 } from '../../nodes/shared/serviceRecord';
 import { ALL_NULL, expectedSimplified, sampleRecords, serviceRecord } from '../harness/fixtures';
@@ -137,7 +136,7 @@ describe('parseServiceRecord (one record, for the listing code)', () => {
 		expect(label).not.toHaveBeenCalled();
 	});
 
-	test('a wrong field is a ServiceRecordError naming the record and the field', () => {
+	test('a wrong field is a ServiceResponseError naming the record and the field', () => {
 		const bad = serviceRecord({ id: 'srv-9' }) as Record<string, any>;
 		bad.values.values.service.customize.specifications.GB.ram = '8';
 		let error: unknown;
@@ -146,11 +145,11 @@ describe('parseServiceRecord (one record, for the listing code)', () => {
 		} catch (caught) {
 			error = caught;
 		}
-		expect(error).toBeInstanceOf(ServiceRecordError);
-		expect((error as ServiceRecordError).message).toBe(
+		expect(error).toBeInstanceOf(ServiceResponseError);
+		expect((error as ServiceResponseError).message).toBe(
 			'Service record #2 of 5 (id_service "srv-9") does not match the documented schema',
 		);
-		expect((error as ServiceRecordError).description).toContain(
+		expect((error as ServiceResponseError).description).toContain(
 			'Field values.values.service.customize.specifications.GB.ram: expected number, received string "8".',
 		);
 	});
@@ -174,7 +173,7 @@ describe('the field declaration (SERVICE_FIELDS) drives validation, Simplify and
 
 	test.each(SERVICE_FIELDS.map((field) => [field.key, field]))('%s: its type is checked at its path, null is absent', (_key, field) => {
 		const wrong = field.type === 'integer' ? 'not a number' : 42;
-		expect(() => parseServiceRecord(setAt(full, field.path, wrong), () => '#1')).toThrow(ServiceRecordError);
+		expect(() => parseServiceRecord(setAt(full, field.path, wrong), () => '#1')).toThrow(ServiceResponseError);
 		const error = (() => {
 			try {
 				parseServiceRecord(setAt(full, field.path, wrong), () => '#1');
@@ -185,7 +184,7 @@ describe('the field declaration (SERVICE_FIELDS) drives validation, Simplify and
 		})();
 		expect(error?.description).toContain(`Field ${field.path.join('.')}:`);
 		if (field.type === 'integer') {
-			expect(() => parseServiceRecord(setAt(full, field.path, 1.5), () => '#1')).toThrow(ServiceRecordError);
+			expect(() => parseServiceRecord(setAt(full, field.path, 1.5), () => '#1')).toThrow(ServiceResponseError);
 		}
 		const absent = setAt(full, field.path, null);
 		expect(parseServiceRecord(absent, () => '#1')).toBe(absent);
