@@ -2,8 +2,12 @@ import { z } from 'zod';
 
 import { DescribedError } from './errors';
 import { clip, isJsonObject } from './json';
-import type { DocumentedRecord, ServiceFieldDeclaration, ServiceFieldValue, SimplifiedService } from './serviceFields';
-import { FIELD_LAYOUT, SERVICE_FIELDS } from './serviceFields';
+import type { DocumentedRecord, ServiceFieldDeclaration, SimplifiedService } from './serviceFields';
+import { SERVICE_FIELDS } from './serviceFields';
+import { isValidServiceRecordFast } from './serviceRecord.fast';
+
+// The per-record fast check and Simplify are generated from SERVICE_FIELDS (scripts/lib/record-code.cjs).
+export { isValidServiceRecordFast, simplifyServiceRecord } from './serviceRecord.fast';
 
 /**
  * The service record as the spec documents it, built from the field declaration (serviceFields.ts).
@@ -80,64 +84,6 @@ function recordSchemaOf(fields: readonly ServiceFieldDeclaration[]): z.ZodType<S
 	return z.object({ id_service: z.string().min(1), ...shapeOf(root) }).passthrough() as never;
 }
 
-const { containerParents, containerKeys, fieldKeys, fieldContainers, fieldLeaves, fieldIsInteger } = FIELD_LAYOUT;
-
-/**
- * The objects of the record being looked at, by FIELD_LAYOUT container index (undefined: absent).
- * Shared and cleared after each use, so the per-record checks allocate nothing.
- */
-const containerScratch: Array<Record<string, unknown> | undefined> = new Array(containerKeys.length).fill(undefined);
-
-/**
- * True only for records `serviceRecordSchema` accepts, and for every JSON value it accepts (checked
- * by a property test); false sends the record to zod, which then decides and names the wrong field.
- */
-export function isValidServiceRecordFast(record: unknown): boolean {
-	if (!isJsonObject(record) || typeof record.id_service !== 'string' || record.id_service.length === 0) return false;
-	const valid = resolveContainers(record, true) && fieldsHaveDeclaredTypes(record);
-	clearContainers();
-	return valid;
-}
-
-/**
- * Fills containerScratch for `record`. `strict` (the fast check): false as soon as a container is
- * neither absent (undefined or null) nor a JSON object. Otherwise (Simplify, on a validated record)
- * anything but an object counts as absent.
- */
-function resolveContainers(record: Record<string, unknown>, strict: boolean): boolean {
-	for (let index = 0; index < containerKeys.length; index++) {
-		const parent = containerParents[index];
-		const holder = parent < 0 ? record : containerScratch[parent];
-		const value = holder === undefined ? undefined : holder[containerKeys[index]];
-		if (value === undefined || value === null) {
-			containerScratch[index] = undefined;
-		} else if (strict ? isJsonObject(value) : typeof value === 'object') {
-			containerScratch[index] = value as Record<string, unknown>;
-		} else {
-			if (strict) return false;
-			containerScratch[index] = undefined;
-		}
-	}
-	return true;
-}
-
-/** Lets go of the record (a loop: calling Array.prototype.fill per record cost more than the check, bench). */
-function clearContainers(): void {
-	for (let index = 0; index < containerScratch.length; index++) containerScratch[index] = undefined;
-}
-
-function fieldsHaveDeclaredTypes(record: Record<string, unknown>): boolean {
-	for (let index = 0; index < fieldLeaves.length; index++) {
-		const container = fieldContainers[index];
-		const holder = container < 0 ? record : containerScratch[container];
-		if (holder === undefined) continue;
-		const value = holder[fieldLeaves[index]];
-		if (value === undefined || value === null) continue;
-		if (fieldIsInteger[index] ? !Number.isInteger(value) : typeof value !== 'string') return false;
-	}
-	return true;
-}
-
 /**
  * An answer the node cannot use (a record off the schema here, a listing shape in listing.ts);
  * `message` and `description` are safe to show (types and keys, never values).
@@ -146,31 +92,6 @@ export class ServiceResponseError extends DescribedError {}
 
 function fail(message: string, description: string): never {
 	throw new ServiceResponseError(message, description);
-}
-
-/**
- * Every simplified key, in order, null. Made by JSON.parse, which gives the object a compact
- * fixed layout: copying it is as cheap as an object literal (bench), where adding the keys one by
- * one to `{}` costs several times more.
- */
-const SIMPLIFIED_TEMPLATE: Readonly<Record<string, ServiceFieldValue>> = JSON.parse(
-	JSON.stringify(Object.fromEntries([['id_service', null], ...fieldKeys.map((key) => [key, null])])),
-);
-
-/** Simplify: one flat object per service, fields in declaration order; a field the record lacks is null. */
-export function simplifyServiceRecord(record: ServiceRecord): SimplifiedService {
-	resolveContainers(record, false);
-	const simplified: Record<string, ServiceFieldValue> = { ...SIMPLIFIED_TEMPLATE };
-	simplified.id_service = record.id_service;
-	for (let index = 0; index < fieldLeaves.length; index++) {
-		const container = fieldContainers[index];
-		const holder = container < 0 ? record : containerScratch[container];
-		if (holder === undefined) continue;
-		const value = holder[fieldLeaves[index]] as ServiceFieldValue | undefined;
-		if (value !== undefined && value !== null) simplified[fieldKeys[index]] = value;
-	}
-	clearContainers();
-	return simplified as SimplifiedService;
 }
 
 /**
