@@ -76,7 +76,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 			} catch (e) {
 				if (!(e instanceof assert.AssertionError)) alive = false;
 				const saved = await saveArtifacts(page, artifactsDir, `browser-n8n${line}-${slug(name)}`);
-				const what = String(e?.message ?? e).split('\n').filter((l) => !/^\s*(Call log:|-)/.test(l) && !l.includes('\u001b')).join('\n').trim();
+				// Playwright's call log (after "Call log:") is noise here; an assertion's "- expected" lines are not.
+				const what = String(e?.message ?? e).split(/^\s*Call log:/m)[0].split('\n').filter((l) => !l.includes('\u001b')).join('\n').trim();
 				const msg = `step "${name}" failed: ${what}\n  page saved: ${saved.join(', ')}`;
 				throw Object.assign(new Error(msg), { stack: msg });
 			}
