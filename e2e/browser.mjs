@@ -266,7 +266,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await page.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]').first().fill(search);
 		const narrowed = await settledTexts(page, listItems, found.length);
 		assert.deepEqual(narrowed, found.map((e) => e.name), `the services whose name or alias contains "${search}"`);
-		await shot(ndv, 'get-from-list.png');
+		// The parameters only: the output pane still shows List's earlier run.
+		await shot(ndv.getByTestId('node-parameters'), 'get-from-list.png');
 	});
 
 	await named(`Get: picking "${picked.name}" and running from the panel outputs exactly that service (${picked.id})`, async () => {
@@ -351,6 +352,7 @@ async function switchOn(scope, name) {
  * Clicks the panel's execute button, waits for the run to finish and reads the output table.
  * `previous` (an earlier result of this function in the same panel): the earlier run's table stays
  * on screen until the new one arrives, so wait (bounded) for the columns or the row count to change.
+ * Without `previous`, waits (bounded) for the table's columns to be drawn.
  */
 async function executeAndReadTable(page, ndv, previous) {
 	const out = ndv.getByTestId('output-panel');
@@ -370,7 +372,9 @@ async function executeAndReadTable(page, ndv, previous) {
 	});
 	const same = (a, b) => `${a.headers}` === `${b.headers}` && a.count === b.count;
 	let result = await read();
-	for (const until = Date.now() + 15_000; previous && same(result, previous) && Date.now() < until; ) {
+	// A table being redrawn can read as no columns at all: not a result either.
+	const settled = (r) => r.headers.length > 0 && !(previous && same(r, previous));
+	for (const until = Date.now() + 15_000; !settled(result) && Date.now() < until; ) {
 		await page.waitForTimeout(250);
 		result = await read();
 	}
