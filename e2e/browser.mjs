@@ -25,7 +25,7 @@ const N8N1_REJECTED_TEXT = 'Authorization failed - please check your credentials
 const VIEWPORT = { width: 1440, height: 900 };
 const STEP_TIMEOUT_MS = 20_000;
 /** The README's pictures, as `runBrowserSteps` writes them when given `shots`. */
-export const SCREENSHOTS = ['node-creator.png', 'node-panel.png', 'credential-dialog.png', 'output-table.png', 'trigger-event.png'];
+export const SCREENSHOTS = ['node-creator.png', 'node-panel.png', 'credential-dialog.png', 'output-table.png', 'get-from-list.png', 'trigger-event.png'];
 
 /** The texts a user must see, read from the packed credential (its notice and its 401 test rule). */
 export function credentialTexts(packageDir) {
@@ -76,7 +76,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 			} catch (e) {
 				if (!(e instanceof assert.AssertionError)) alive = false;
 				const saved = await saveArtifacts(page, artifactsDir, `browser-n8n${line}-${slug(name)}`);
-				const what = String(e?.message ?? e).split('\n').filter((l) => !/^\s*(Call log:|-)/.test(l) && !l.includes('\u001b')).join('\n').trim();
+				// Playwright's call log (after "Call log:") is noise here; an assertion's "- expected" lines are not.
+				const what = String(e?.message ?? e).split(/^\s*Call log:/m)[0].split('\n').filter((l) => !l.includes('\u001b')).join('\n').trim();
 				const msg = `step "${name}" failed: ${what}\n  page saved: ${saved.join(', ')}`;
 				throw Object.assign(new Error(msg), { stack: msg });
 			}
@@ -207,6 +208,7 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	});
 
 	let simplifiedRun;
+	let rawRun;
 	await named(`run from the panel: the table shows one row per mock service (${serviceCount})`, async () => {
 		const rows = await executeAndReadTable(page, ndv);
 		simplifiedRun = rows;
@@ -220,8 +222,61 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await ndv.getByTestId('parameter-input-simplify').locator('.el-switch').click();
 		assert.equal(await switchOn(ndv, 'simplify'), false);
 		const rows = await executeAndReadTable(page, ndv, simplifiedRun);
+		rawRun = rows;
 		assert.equal(rows.count, serviceCount);
 		assert.ok(rows.headers.includes('values'), `the raw record's nested "values" column (headers: ${rows.headers.join(', ')})`);
+		await closePanel(page);
+	});
+
+	// Operation Get: its Service field is a resource locator whose "From List" mode calls the node's
+	// listSearch method (searchServices) against the mock. Expectations are computed from the mock.
+	const servicesNode = page.getByTestId('canvas-node').filter({ hasNot: page.getByTestId('canvas-trigger-node') });
+	const locator = ndv.getByTestId('resource-locator-serviceId');
+	// n8n 2.x renders the list outside the field (no resource-locator-dropdown inside it).
+	const listItems = page.getByTestId('rlc-item');
+	const entries = mock.getServices().map(listEntryOf);
+	const search = searchTextFor(entries);
+	const found = entries.filter((e) => e.matches(search));
+	const picked = found[found.length - 1];
+	await named('Get: with Operation Get the canvas subtitle reads "Get service" and Service offers "From List" and "By ID"', async () => {
+		await servicesNode.first().dblclick();
+		await ndv.getByTestId('parameter-input-operation').click();
+		// An option's text is its name and then its description: match the name alone.
+		await page.locator('.el-select-dropdown__item:visible').filter({ has: page.getByText('Get', { exact: true }) }).click();
+		await locator.waitFor();
+		await locator.getByTestId('rlc-mode-selector').click();
+		const modeOptions = page.locator('.el-select-dropdown__item:visible');
+		await modeOptions.first().waitFor();
+		const modes = (await modeOptions.allInnerTexts()).map((s) => s.trim());
+		assert.deepEqual(modes.map((m) => m.toLowerCase()), ['from list', 'by id'], `the Service modes (shown: ${modes.join(', ')})`);
+		await modeOptions.filter({ hasText: /^\s*From list\s*$/i }).click(); // the current mode: closes the menu
+		await closePanel(page);
+		const subtitle = servicesNode.locator('[class*="subtitle" i]');
+		await subtitle.first().waitFor();
+		assert.deepEqual((await subtitle.allInnerTexts()).map((s) => s.trim()).filter(Boolean), ['Get service']);
+		await servicesNode.first().dblclick();
+		await locator.waitFor();
+	});
+
+	await named(`Get: "From List" lists the ${serviceCount} mock services; searching "${search}" narrows it to ${found.length}`, async () => {
+		await locator.getByTestId('rlc-input-container').click();
+		await listItems.first().waitFor();
+		const all = await settledTexts(page, listItems, entries.length);
+		assert.deepEqual(all, entries.map((e) => e.name), 'the list shows every mock service, in the listing order');
+		await page.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]').first().fill(search);
+		const narrowed = await settledTexts(page, listItems, found.length);
+		assert.deepEqual(narrowed, found.map((e) => e.name), `the services whose name or alias contains "${search}"`);
+		// The parameters only: the output pane still shows List's earlier run.
+		await shot(ndv.getByTestId('node-parameters'), 'get-from-list.png');
+	});
+
+	await named(`Get: picking "${picked.name}" and running from the panel outputs exactly that service (${picked.id})`, async () => {
+		await listItems.nth(found.length - 1).click(); // `picked`: the list's order was checked above
+		await listItems.first().waitFor({ state: 'hidden' });
+		const rows = await executeAndReadTable(page, ndv, rawRun);
+		assert.equal(rows.count, 1, `one item (headers: ${rows.headers.join(', ')})`);
+		const ids = entries.map((e) => e.id).filter((id) => rows.text.includes(id));
+		assert.deepEqual(ids, [picked.id], 'the output holds the picked service\'s id_service and no other');
 		await closePanel(page);
 	});
 
@@ -296,7 +351,8 @@ async function switchOn(scope, name) {
 /**
  * Clicks the panel's execute button, waits for the run to finish and reads the output table.
  * `previous` (an earlier result of this function in the same panel): the earlier run's table stays
- * on screen until the new one arrives, so wait (bounded) for the columns to change first.
+ * on screen until the new one arrives, so wait (bounded) for the columns or the row count to change.
+ * Without `previous`, waits (bounded) for the table's columns to be drawn.
  */
 async function executeAndReadTable(page, ndv, previous) {
 	const out = ndv.getByTestId('output-panel');
@@ -312,13 +368,50 @@ async function executeAndReadTable(page, ndv, previous) {
 	const read = async () => ({
 		headers: (await grid.locator('thead th').allInnerTexts()).map((s) => s.trim()).filter(Boolean),
 		count: await grid.locator('tbody tr').count(),
+		text: await grid.locator('tbody').innerText(),
 	});
+	const same = (a, b) => `${a.headers}` === `${b.headers}` && a.count === b.count;
 	let result = await read();
-	for (const until = Date.now() + 15_000; previous && `${result.headers}` === `${previous.headers}` && Date.now() < until; ) {
+	// A table being redrawn can read as no columns at all: not a result either.
+	const settled = (r) => r.headers.length > 0 && !(previous && same(r, previous));
+	for (const until = Date.now() + 15_000; !settled(result) && Date.now() < until; ) {
 		await page.waitForTimeout(250);
 		result = await read();
 	}
 	return result;
+}
+
+/**
+ * A mock service as the "From List" mode shows it: the name (and alias) the listSearch method gives
+ * its entry, and whether a search text matches it (name or alias contains it, case-insensitive).
+ */
+function listEntryOf(record) {
+	const { name = '', alias = '' } = record.values?.values ?? {};
+	const entry = `${name || record.id_service}${alias ? ` (${alias})` : ''}`;
+	return { id: record.id_service, name: entry, matches: (text) => `${name}\n${alias}`.toLowerCase().includes(text.toLowerCase()) };
+}
+
+/** A search text that narrows the list: a host name's project part shared by some services but not all. */
+function searchTextFor(entries) {
+	const parts = entries.map((e) => e.name.split(' (')[0].split('.').pop());
+	const text = parts.find((p) => {
+		const n = entries.filter((e) => e.matches(p)).length;
+		return n >= 1 && n < entries.length;
+	});
+	assert.ok(text, 'the mock data has a search text that matches some services but not all');
+	return text;
+}
+
+/** The list's entry names once they stop changing and number `expected` (bounded wait; n8n debounces searches). */
+async function settledTexts(page, items, expected) {
+	let texts = [];
+	for (const until = Date.now() + STEP_TIMEOUT_MS / 2; Date.now() < until; ) {
+		const now = (await items.allInnerTexts()).map((s) => s.trim());
+		if (now.length === expected && `${now}` === `${texts}`) return now;
+		texts = now;
+		await page.waitForTimeout(250);
+	}
+	return texts;
 }
 
 function slug(s) {
