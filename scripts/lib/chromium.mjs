@@ -4,12 +4,12 @@
 //
 //   CHROMIUM_PATH=<binary>   use this browser instead of looking for one
 //
-// The install prints apt's progress with a heartbeat, as scripts/lib/n8n-runtime.mjs does for n8n.
+// The install goes through scripts/lib/apt.mjs (progress streamed, heartbeat, one apt-get update).
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-import { run } from './process.mjs';
+import { aptInstall } from './apt.mjs';
 
 const log = (...a) => console.log('[chromium]', ...a);
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium'];
@@ -30,24 +30,6 @@ export function chromiumVersion(bin) {
 	return (r.stdout || r.stderr || '').trim() || 'unknown version';
 }
 
-/** Runs apt-get with its output streamed (prefixed) and a heartbeat every 15 s. */
-async function aptGet(args, label) {
-	const started = Date.now();
-	log(`$ apt-get ${args.join(' ')}`);
-	const tail = [];
-	const onLine = (line) => {
-		if (!line.trim()) return;
-		tail.push(line);
-		if (tail.length > 30) tail.shift();
-		console.log(`  [${label}] ${line.trimEnd()}`);
-	};
-	const hb = setInterval(() => console.log(`  [${label}] ... ${Math.round((Date.now() - started) / 1000)} s elapsed (one-time step)`), 15_000);
-	const r = await run('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, onLine, label: `apt-get ${args[0]}` }).finally(() => clearInterval(hb));
-	const s = ((Date.now() - started) / 1000).toFixed(1);
-	if (r.code !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${r.signal || `exit ${r.code}`}) after ${s} s:\n${tail.slice(-15).join('\n')}`);
-	log(`  done in ${s} s`);
-}
-
 let installing = null;
 
 /**
@@ -59,18 +41,8 @@ export async function ensureChromium() {
 	if (found) return { bin: found, version: chromiumVersion(found), installed: false };
 	installing ??= (async () => {
 		const manual = 'Install it yourself (Debian/Ubuntu: `sudo apt-get update && sudo apt-get install -y chromium`) or set CHROMIUM_PATH to a Chromium/Chrome binary.';
-		if (process.platform !== 'linux' || !fs.existsSync('/usr/bin/apt-get')) {
-			throw new Error(`Chromium is not installed and this machine has no apt-get to install Debian's chromium package. ${manual}`);
-		}
-		if (process.getuid?.() !== 0) {
-			throw new Error(`Chromium is not installed and installing Debian's chromium package needs root (this runs as uid ${process.getuid?.()}). ${manual}`);
-		}
 		const started = Date.now();
-		log('='.repeat(78));
-		log("Installing Debian's chromium package (one-time step, about 15-60 s; later runs reuse it)");
-		log('='.repeat(78));
-		await aptGet(['update'], 'apt-get update');
-		await aptGet(['install', '-y', '--no-install-recommends', 'chromium'], 'apt-get install chromium');
+		await aptInstall(['chromium'], { why: 'the browser tests (set CHROMIUM_PATH to use another browser)', log });
 		const bin = findChromium();
 		if (!bin) throw new Error(`apt-get installed chromium but none of ${CANDIDATES.join(', ')} exists. ${manual}`);
 		log(`${chromiumVersion(bin)} installed in ${((Date.now() - started) / 1000).toFixed(1)} s at ${bin}`);

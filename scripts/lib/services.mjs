@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { freePort, makeTempDir, run, startProcess } from './process.mjs';
+import { aptInstall } from './apt.mjs';
+import { freePort, makeTempDir, startProcess } from './process.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const PG_MAJOR = 15;
@@ -37,18 +38,7 @@ export async function ensureDebianPackages({ log = console.log } = {}) {
 	if (!which('redis-server')) missing.push('redis-server');
 	if (!postgresBinDir()) missing.push(`postgresql-${PG_MAJOR}`);
 	if (!missing.length) return { installed: [] };
-	const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
-	if (!isRoot()) throw new Error(`queue mode needs ${missing.join(' and ')}; install as root: ${command}`);
-	if (!which('apt-get')) throw new Error(`queue mode needs ${missing.join(' and ')}, and this machine has no apt-get (not Debian): install them yourself`);
-	log(`Installing Debian packages ${missing.join(', ')} (apt-get; about a minute) ...`);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
-		const t = Date.now();
-		// Progress goes straight to the terminal: apt prints a line per step.
-		const { code } = await run('apt-get', args, { env, stdio: 'inherit', label: `apt-get ${args[0]}` });
-		if (code !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${code}); run as root: ${command}`);
-		log(`  apt-get ${args[0]}: ${((Date.now() - t) / 1000).toFixed(0)} s`);
-	}
+	await aptInstall(missing, { why: 'queue mode', log });
 	if (!which('redis-server') || !postgresBinDir()) throw new Error(`apt-get finished but ${missing.join(' / ')} is still missing`);
 	return { installed: missing };
 }
