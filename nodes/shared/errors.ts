@@ -363,6 +363,8 @@ export function platformMessageOf(body: unknown, redact: Redact = (text) => text
 		if (typeof value === 'string' && value.trim() !== '') return clip(redact(value).replace(/\s+/g, ' ').trim(), 200);
 		if (key === 'error' && isJsonObject(value)) return platformMessageOf(value, redact);
 	}
+	// JSON:API and GraphQL style: `{ "errors": [{ "detail" | "message" | "title": "..." }] }`.
+	if (Array.isArray(body.errors) && isJsonObject(body.errors[0])) return platformMessageOf(body.errors[0], redact);
 	return undefined;
 }
 

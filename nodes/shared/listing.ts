@@ -94,6 +94,9 @@ export function readListingPage(body: unknown, { linkHeader, page = 1 }: { linkH
 	if (Array.isArray(body)) return byPosition(body);
 	if (isJsonObject(body)) {
 		if ('id_service' in body) return byPosition([body]);
+		// Before the envelope rule: `{"errors": [...]}` is one key holding an array, not an empty listing.
+		const said = 'error' in body || 'errors' in body ? platformMessageOf(body) : undefined;
+		if (said !== undefined || Array.isArray(body.errors)) throw platformError(said);
 		const keys = Object.keys(body);
 		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
 			return byPosition(body[keys[0]] as unknown[], ` in "${clip(keys[0])}"`);
@@ -116,13 +119,6 @@ export function readListingPage(body: unknown, { linkHeader, page = 1 }: { linkH
 				statesMore: false,
 			};
 		}
-	}
-	const said = isJsonObject(body) && ('error' in body || 'errors' in body) ? platformMessageOf(body) : undefined;
-	if (said !== undefined) {
-		throw new ServiceResponseError(
-			'The platform answered with an error instead of the services',
-			`The platform said: "${said}". Try again later; if it persists, check the key and the Base URL in the credential. ${PROVIDER_HINT}`,
-		);
 	}
 	throw new ServiceResponseError(
 		`The API answered with ${describeShape(body)}, not a list of services`,
@@ -198,6 +194,14 @@ function statedTotalOf(body: Record<string, unknown>): number | undefined {
 	return undefined;
 }
 
+/** A JSON error object answered with HTTP 200, with the platform's own words when it gave some. */
+function platformError(said: string | undefined): ServiceResponseError {
+	return new ServiceResponseError(
+		'The platform answered with an error instead of the services',
+		`${said === undefined ? 'It gave no message. ' : `The platform said: "${said}". `}Try again later; if it persists, check the key and the Base URL in the credential. ${PROVIDER_HINT}`,
+	);
+}
+
 /**
  * The checked records of one page, in the API's order; `seen` (id -> page it was on) carries across
  * pages, so an id listed twice anywhere in the listing is an error.
@@ -238,7 +242,7 @@ export function extractServiceRecords(body: unknown): ServiceRecord[] {
  */
 export function nextPageUrl(
 	next: NonNullable<ListingPage['next']>,
-	{ answeredUrl, baseUrl, fetched }: { answeredUrl: string; baseUrl: string; fetched: Set<string> },
+	{ answeredUrl, baseUrl, fetched, pagesRead }: { answeredUrl: string; baseUrl: string; fetched: Set<string>; pagesRead: number },
 ): string {
 	if (!URL.canParse(next.link, answeredUrl)) {
 		throw new ServiceResponseError(
@@ -261,10 +265,10 @@ export function nextPageUrl(
 	if (fetched.has(url.href)) {
 		throw new ServiceResponseError(
 			`The listing's pages loop: the next-page link leads back to a page already read (${clip(url.href, 120)})`,
-			`After ${fetched.size} page(s) the link in ${next.foundIn} repeats an earlier page, so the listing would never end. ${PROVIDER_HINT}`,
+			`After ${pagesRead} page(s) the link in ${next.foundIn} repeats an earlier page, so the listing would never end. ${PROVIDER_HINT}`,
 		);
 	}
-	if (fetched.size >= MAX_LISTING_PAGES) {
+	if (pagesRead >= MAX_LISTING_PAGES) {
 		throw new ServiceResponseError(
 			`The listing has more than ${MAX_LISTING_PAGES} pages; the node stopped reading`,
 			`No real account needs that many pages, so this looks like a listing that never ends. ${PROVIDER_HINT}`,
@@ -280,8 +284,8 @@ export interface ServicePage {
 }
 
 /**
- * Reads the listing page by page through one session (its deadline, size cap and retries cover the
- * whole listing) and yields each page. Stop early by leaving the loop: no further page is requested.
+ * Reads the listing page by page through one session (its deadline covers the whole listing; the size
+ * cap and the retries apply to each page) and yields each page. Stop early by leaving the loop: no further page is requested.
  * `from` resumes at a page URL an earlier read gave as `next`. Errors are n8n errors with the item
  * index, already redacted.
  */
@@ -302,7 +306,7 @@ export async function* listServicePages(
 			const page = readListingPage(response.body, { linkHeader: response.headers.link, page: pageNumber });
 			records = checkPageRecords(page, seen, pageNumber);
 			if (page.next) {
-				next = nextPageUrl(page.next, { answeredUrl: response.url, baseUrl: session.baseUrl, fetched });
+				next = nextPageUrl(page.next, { answeredUrl: response.url, baseUrl: session.baseUrl, fetched, pagesRead: pageNumber });
 			} else if (from === undefined) {
 				checkNothingLeft(page, seen.size);
 			}

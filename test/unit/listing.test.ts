@@ -162,9 +162,31 @@ describe('readListingPage: paged envelopes and next links', () => {
 	});
 });
 
+describe('a JSON error object answered with HTTP 200', () => {
+	test('{"errors": [...]} is an error quoting the platform, never an empty listing or a record error', () => {
+		const error = errorOf(() => extractServiceRecords({ errors: [{ code: 'x', detail: 'API key suspended' }] }));
+		expect(error.message).toBe('The platform answered with an error instead of the services');
+		expect(error.description).toContain('The platform said: "API key suspended".');
+	});
+
+	test('{"errors": []} is an error too, saying the platform gave no message', () => {
+		const error = errorOf(() => extractServiceRecords({ errors: [] }));
+		expect(error.message).toBe('The platform answered with an error instead of the services');
+		expect(error.description).toContain('It gave no message.');
+	});
+});
+
 describe('nextPageUrl', () => {
 	const check = (link: string, fetched = new Set([PAGE_1]), answeredUrl = PAGE_1) =>
-		nextPageUrl({ link, foundIn: '"next"' }, { answeredUrl, baseUrl: BASE, fetched });
+		nextPageUrl({ link, foundIn: '"next"' }, { answeredUrl, baseUrl: BASE, fetched, pagesRead: fetched.size });
+
+	test('the page cap counts pages read, not addresses (a redirect adds one per page)', () => {
+		const fetched = new Set([PAGE_1, `${BASE}/v2026/other`]);
+		const next = () => nextPageUrl({ link: '?page=2', foundIn: '"next"' }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 999 });
+		expect(next()).toBe(`${BASE}/v2026/services?page=2`);
+		const error = errorOf(() => nextPageUrl({ link: '?page=2', foundIn: '"next"' }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 1000 }));
+		expect(error.message).toBe('The listing has more than 1000 pages; the node stopped reading');
+	});
 
 	test('relative links resolve against the URL that answered', () => {
 		expect(check('?page=2')).toBe(`${BASE}/v2026/services?page=2`);
