@@ -5,7 +5,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DescribedError } from '../shared/errors';
-import { clip } from '../shared/json';
 import type { ServiceFilters } from '../shared/filters';
 import { matchesServiceFilters } from '../shared/filters';
 import type { ChangeFieldKey, SimplifiedService } from '../shared/serviceFields';
@@ -59,7 +58,8 @@ export interface DiffResult {
 export class TriggerInputError extends DescribedError {}
 
 /**
- * Compares `records` (the full, validated listing) with the `previous` snapshot.
+ * Compares `records` (the full, validated listing: the listing code already refused repeated ids)
+ * with the `previous` snapshot.
  *
  * The snapshot always covers every listed service and the filters only decide which events are
  * emitted: an event is emitted when its service matches the filters now or matched them before
@@ -77,7 +77,6 @@ export function diffServices(
 	const snapshot: ServiceSnapshot = new Map();
 	const current = new Map<string, { record: ServiceRecord; service: SimplifiedService; values: StoredValues }>();
 	for (const record of records) {
-		if (current.has(record.id_service)) throw duplicateError(record.id_service);
 		const service = simplifyServiceRecord(record);
 		const values = storedValuesOf(service);
 		current.set(record.id_service, { record, service, values });
@@ -183,20 +182,19 @@ export function buildTestEvent(
 	if (previous !== undefined) {
 		const pending = diffServices(previous, records, options).events[0];
 		if (pending !== undefined) return pending;
-	} else {
-		// Still rejects a listing with repeated ids, as a real poll would.
-		diffServices(undefined, records, options);
 	}
-	const record = records.find((candidate) => matchesServiceFilters(simplifyServiceRecord(candidate), options.filters));
-	if (record === undefined) {
+	const simplified = records.map(simplifyServiceRecord);
+	const chosen = simplified.findIndex((candidate) => matchesServiceFilters(candidate, options.filters));
+	if (chosen < 0) {
 		throw new TriggerInputError(
 			`None of the ${records.length} listed service(s) matches the Filters, so there is nothing to build a test event from`,
 			'Loosen the Filters (Status, Search) or fetch a test event again once a matching service exists.',
 		);
 	}
 	const event = SERVICE_EVENT_NAMES.find((name) => options.events.includes(name)) ?? 'created';
-	const service = simplifyServiceRecord(record);
-	const others = records.filter((other) => other !== record).map(simplifyServiceRecord);
+	const record = records[chosen];
+	const service = simplified[chosen];
+	const others = simplified.filter((_, index) => index !== chosen);
 	if (event === 'statusChanged') {
 		const otherStatus = others.find((other) => other.status !== service.status)?.status;
 		return { event, id_service: service.id_service, service, record, previous: { status: otherStatus ?? null } };
@@ -259,9 +257,3 @@ function nullPrevious(event: ChangeEventName): PreviousValues {
 	) as PreviousValues;
 }
 
-function duplicateError(id: string): TriggerInputError {
-	return new TriggerInputError(
-		`The listing contains id_service "${clip(id)}" more than once`,
-		'Each service must appear once; the trigger cannot tell which of the repeated records is current, so it stops instead of guessing. Report this to the platform provider.',
-	);
-}

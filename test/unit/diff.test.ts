@@ -12,7 +12,6 @@ import {
 	formatEvent,
 	parseEvents,
 	SERVICE_EVENT_NAMES,
-	TriggerInputError,
 } from '../../nodes/ServicesTrigger/diff';
 import type { ServiceSnapshot } from '../../nodes/ServicesTrigger/state';
 import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
@@ -373,20 +372,6 @@ describe('diffServices: filters', () => {
 		const snapshot = diffServices(baseline(before), before, withFilters({ status: 'active' })).snapshot;
 		expect(diffServices(snapshot, before, withFilters({ status: 'suspended' })).events).toEqual([]);
 		expect(diffServices(snapshot, before, withFilters({})).events).toEqual([]);
-	});
-});
-
-describe('diffServices: duplicates', () => {
-	it('a listing with a repeated id_service is an error, never a silent overwrite', () => {
-		const records = [service('a'), service('b'), service('a', { status: 'suspended' })];
-		expect(() => diffServices(undefined, records, ALL)).toThrow(TriggerInputError);
-		expect(() => diffServices(baseline([service('a')]), records, ALL)).toThrow(
-			'The listing contains id_service "a" more than once',
-		);
-	});
-
-	it('buildTestEvent rejects repeated ids the same way', () => {
-		expect(() => buildTestEvent(undefined, [service('a'), service('a')], ALL)).toThrow('more than once');
 	});
 });
 

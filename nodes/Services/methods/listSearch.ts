@@ -3,7 +3,8 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 import { matchesServiceFilters, parseServiceFilters } from '../../shared/filters';
 import { listServicePages } from '../../shared/listing';
 import { simplifyServiceRecord } from '../../shared/serviceRecord';
-import { openApiSession, readRequestLimits } from '../../shared/transport';
+import { DEFAULT_LIMITS } from '../../shared/limits';
+import { openApiSession } from '../../shared/transport';
 
 /** Enough entries to fill the editor's list and scroll; the rest comes page by page as the user scrolls. */
 const ENTRIES_PER_CALL = 100;
@@ -19,7 +20,8 @@ export async function searchServices(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const filters = parseServiceFilters({ search: filter ?? '' });
-	const session = await openApiSession.call(this, { itemIndex: 0, limits: readRequestLimits.call(this, 0) });
+	// The editor's search uses the default limits: the node's Options are the run's, not the search's.
+	const session = await openApiSession.call(this, { itemIndex: 0, limits: DEFAULT_LIMITS });
 	const results: INodeListSearchItems[] = [];
 	for await (const { records, next } of listServicePages(session, { from: paginationToken || undefined })) {
 		for (const record of records) {
