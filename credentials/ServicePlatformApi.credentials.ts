@@ -64,7 +64,7 @@ export class ServicePlatformApi implements ICredentialType {
 			// Shown while the user types a refused address: the credential tester can only report it as
 			// an error code, so the dialog says it in words here.
 			displayName:
-				'Plain http is refused: the API key would travel unencrypted. Use the https:// address (plain http is allowed only for localhost and 127.0.0.1).',
+				'Plain http is refused: the API key would travel unencrypted. Use the https:// address (plain http is allowed only for localhost, 127.x.x.x and [::1]).',
 			name: 'plainHttpNotice',
 			type: 'notice',
 			default: '',

@@ -42,7 +42,7 @@ export function resolveApiBaseUrl(raw: unknown, redact: Redact = (text) => text)
 		throw new BaseUrlError(
 			`Refusing to send the API key over plain http to ${url.host}`,
 			'The API key would travel unencrypted. Change the credential\'s Base URL to https://' +
-				`${url.host}${trimPath(url.pathname)} (plain http is only allowed for localhost and 127.0.0.1).`,
+				`${url.host}${trimPath(url.pathname)} (plain http is only allowed for localhost, 127.x.x.x and [::1]).`,
 		);
 	}
 	if (url.username !== '' || url.password !== '') {

@@ -27,7 +27,7 @@ export class ParameterError extends DescribedError {}
  */
 export function requirePositiveNumber(
 	value: unknown,
-	{ name, example, integer = false }: { name: string; example: string; integer?: boolean },
+	{ name, example, integer = false, max }: { name: string; example: string; integer?: boolean; max?: { value: number; unit: string } },
 ): number {
 	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
 	const kind = integer ? 'a whole number of 1 or more' : 'a number greater than 0';
@@ -42,8 +42,19 @@ export function requirePositiveNumber(
 						: `a ${Array.isArray(value) ? 'list' : typeof value}`;
 		throw new ParameterError(`"${name}" must be ${kind}, not ${shown}`, `Enter ${kind} in "${name}", e.g. ${example}. If it comes from an expression, check what the expression gives.`);
 	}
+	if (max !== undefined && number > max.value) {
+		throw new ParameterError(
+			`"${name}" must be at most ${max.value.toLocaleString('en-US')} ${max.unit}, not ${number}`,
+			`Enter a value up to ${max.value.toLocaleString('en-US')} ${max.unit} in "${name}", e.g. ${example}.`,
+		);
+	}
 	return number;
 }
+
+/** Timers cannot wait longer than 2^31-1 ms (24.8 days); a day is far beyond any listing. */
+const MAX_TIMEOUT_MS = 86_400_000;
+/** Beyond this the body no longer fits comfortably in one n8n process next to the items built from it. */
+const MAX_RESPONSE_MB = 1024;
 
 /** What remains of n8n's poll budget for our own clear timeout error (n8n abandons the poll at the budget). */
 export function pollTimeoutMs(timeoutMs: number, budgetMs: number | undefined): number {
@@ -69,10 +80,12 @@ export function readRequestLimits(this: LimitsContext, itemIndex: number): Reque
 	const timeoutMs = requirePositiveNumber(options.timeout ?? DEFAULT_TIMEOUT_MS, {
 		name: 'Timeout',
 		example: '30000 (milliseconds: 30 seconds)',
+		max: { value: MAX_TIMEOUT_MS, unit: 'milliseconds (one day)' },
 	});
 	const maxResponseMb = requirePositiveNumber(options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_MB, {
 		name: 'Max Response Size',
 		example: `${DEFAULT_MAX_RESPONSE_MB} (MB)`,
+		max: { value: MAX_RESPONSE_MB, unit: 'MB' },
 	});
 	const retry = options.retryOnRateLimit ?? true;
 	if (typeof retry !== 'boolean') {

@@ -213,7 +213,7 @@ class HttpSession implements ApiSession {
 						);
 					}
 				}
-				const serverMessage = await this.readErrorMessage(response.body, deadline);
+				const serverMessage = await this.readErrorMessage(response.body, headers['content-type'], deadline);
 				const text = describeHttpStatus(statusCode, { url, action, retryAfter: headers['retry-after'], serverMessage });
 				throw new HttpStatusError(text, statusCode);
 			}
@@ -304,10 +304,10 @@ class HttpSession implements ApiSession {
 	}
 
 	/** The platform's own words from an error body, best effort: small, and never a reason to fail. */
-	private async readErrorMessage(body: unknown, deadline: AbortSignal): Promise<string | undefined> {
+	private async readErrorMessage(body: unknown, contentType: string | undefined, deadline: AbortSignal): Promise<string | undefined> {
 		try {
 			const buffer = await readBody(body, { maxBytes: MAX_ERROR_BODY_BYTES, deadline });
-			return platformMessageOf(JSON.parse(buffer.toString('utf8')), this.options.redact);
+			return platformMessageOf(JSON.parse(decodeText(buffer, contentType)), this.options.redact);
 		} catch {
 			discardBody(body);
 			return undefined;

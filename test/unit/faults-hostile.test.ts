@@ -367,6 +367,18 @@ describe('clear words', () => {
 	});
 });
 
+describe('error bodies are decoded like success bodies', () => {
+	test('a 403 whose JSON body starts with a UTF-8 BOM still quotes the platform', async () => {
+		const server = await startServer();
+		server.script((_req, res) => {
+			res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' });
+			res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ message: 'Plan does not include API access' }))]));
+		});
+		const result = await run(server.origin);
+		expect(result.error?.description).toContain('The platform said: "Plan does not include API access"');
+	});
+});
+
 describe('the key: trimmed, checked, and in no text in any form', () => {
 	test('a key pasted with spaces around it is sent trimmed, and the server echoing it is redacted', async () => {
 		const server = await startServer();

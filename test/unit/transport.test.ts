@@ -169,6 +169,15 @@ describe('readRequestLimits reads the Options of every kind of context', () => {
 		expect(readRequestLimits.call(context, 0)).toEqual(expected);
 	});
 
+	test('a Timeout over a day or a Max Response Size over 1024 MB is a parameter error naming the maximum', () => {
+		const withOptions = (value: object) => as({ getInputData: () => [], getNodeParameter: () => value });
+		expect(() => readRequestLimits.call(withOptions({ timeout: 3_000_000_000 }), 0)).toThrow(
+			'"Timeout" must be at most 86,400,000 milliseconds (one day), not 3000000000',
+		);
+		expect(() => readRequestLimits.call(withOptions({ maxResponseSize: 4096 }), 0)).toThrow('"Max Response Size" must be at most 1,024 MB, not 4096');
+		expect(readRequestLimits.call(withOptions({ timeout: 86_400_000, maxResponseSize: 1024 }), 0)).toMatchObject({ timeoutMs: 86_400_000 });
+	});
+
 	test('loadOptions / listSearch: the defaults', () => {
 		const context = as({ getCurrentNodeParameter: () => undefined, getNodeParameter: () => options });
 		expect(readRequestLimits.call(context, 0)).toEqual(DEFAULT_LIMITS);
