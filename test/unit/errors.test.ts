@@ -1,15 +1,6 @@
-import {
-	DescribedError,
-	describeHttpStatus,
-	describeRedirect,
-	describeRetryAfter,
-	describeTransportFailure,
-	describeUnusableBody,
-	formatDuration,
-	isTlsErrorCode,
-	parseRetryAfter,
-	toNodeError,
-} from '../../nodes/shared/errors';
+import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/errors';
+import { describeHttpStatus, describeRedirect, describeRetryAfter, parseRetryAfter } from '../../nodes/shared/httpErrors';
+import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transportErrors';
 import { makeRedactor } from '../../nodes/shared/redact';
 
 const url = 'https://api.example.com/v2026/services';

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import type { LimitsContext } from '../../nodes/shared/limits';
 import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits, requirePositiveNumber } from '../../nodes/shared/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
-import { pause, retryDelayMs } from '../../nodes/shared/transport';
+import { pause, retryDelayMs } from '../../nodes/shared/retry';
 
 describe('requirePositiveNumber (Timeout, Max Response Size, and Limit for the listing)', () => {
 	const limit = { name: 'Limit', example: '50', integer: true };

@@ -1,0 +1,225 @@
+import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+
+import type { ErrorText } from './errors';
+import { DescribedError, HttpStatusError } from './errors';
+import { platformMessageOf } from './httpErrors';
+import type { RequestLimits } from './limits';
+import type { Redact } from './redact';
+import {
+	BodyTooLargeError,
+	DeadlineReachedError,
+	decodeText,
+	discardBody,
+	readBody,
+	UndecodableTextError,
+} from './responseBody';
+import {
+	describeBodyTooLarge,
+	describeDeadline,
+	describeTransportFailure,
+	describeUndecodableEncoding,
+	describeUndecodableText,
+	describeUnusableBody,
+} from './transportErrors';
+
+/**
+ * One HTTP exchange of a session: send one GET through n8n's authenticated helper, read its body
+ * (JSON, under the byte cap, before the deadline), and say in words why either failed. Redirects,
+ * retries and the session's deadline are transport.ts's.
+ */
+
+export const CREDENTIAL_TYPE = 'servicePlatformApi';
+/** Error bodies only feed the quoted platform message: a little is enough. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** What an exchange needs from its session. */
+export interface Exchange {
+	context: ApiContext;
+	limits: RequestLimits;
+	redact: Redact;
+	/** Time left before the session's deadline. */
+	remainingMs: () => number;
+}
+
+export interface RawResponse {
+	body: unknown;
+	headers: Record<string, string | string[] | undefined>;
+	statusCode: number;
+}
+
+/** One GET through n8n's authenticated request helper: the credential's `authenticate` adds the key. */
+export async function sendGet(exchange: Exchange, url: string, action: string, deadline: AbortSignal): Promise<RawResponse> {
+	const host = new URL(url).host;
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url,
+		headers: { Accept: 'application/json' },
+		// A stream, read here with a byte cap and the deadline; statuses and redirects are handled
+		// above, so the key never follows a redirect to another host.
+		encoding: 'stream',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		// A safety net only: the session's deadline (raced below) ends the request first and names it.
+		timeout: Math.max(1, exchange.remainingMs()) + 1000,
+		abortSignal: deadline,
+	};
+	const request = exchange.context.helpers.httpRequestWithAuthentication.call(
+		exchange.context,
+		CREDENTIAL_TYPE,
+		options,
+	) as Promise<RawResponse>;
+	try {
+		return await untilDeadline(request, deadline, (late) => discardBody(late.body));
+	} catch (error) {
+		throw transportFailure(exchange, error, { host, action, deadline });
+	}
+}
+
+/** A failure below HTTP (connect, TLS, reset, deadline) in words. */
+export function transportFailure(exchange: Exchange, error: unknown, { host, action, deadline }: { host: string; action: string; deadline: AbortSignal }): DescribedError {
+	if (deadline.aborted || error instanceof DeadlineReachedError) return deadlineError(exchange, host, action);
+	const { timeoutMs } = exchange.limits;
+	return new DescribedError(...textOf(describeTransportFailure(errorCode(error), { host, timeoutMs, detail: errorDetail(error) })));
+}
+
+function deadlineError(exchange: Exchange, host: string, action: string): DescribedError {
+	return new DescribedError(...textOf(describeDeadline({ timeoutMs: exchange.limits.timeoutMs, host, action })));
+}
+
+export async function readJsonBody(
+exchange: Exchange,
+	rawBody: unknown,
+	headers: Record<string, string | undefined>,
+	{ statusCode, url, action, deadline }: { statusCode: number; url: string; action: string; deadline: AbortSignal },
+): Promise<unknown> {
+	const host = new URL(url).host;
+	const contentType = headers['content-type'];
+	try {
+		const length = Number(headers['content-length']);
+		const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
+		const buffer = await readBody(rawBody, { maxBytes: exchange.limits.maxResponseBytes, deadline, expectedBytes });
+		const text = decodeText(buffer, contentType);
+		return parseJson(text, contentType, statusCode);
+	} catch (error) {
+		throw bodyFailure(exchange, error, { headers, statusCode, host, action, deadline });
+	}
+}
+
+/** Why a body could not be used: too large, too slow, undecodable, or cut by the network. */
+function bodyFailure(
+exchange: Exchange,
+	error: unknown,
+	context: { headers: Record<string, string | undefined>; statusCode: number; host: string; action: string; deadline: AbortSignal },
+): DescribedError {
+	const { headers, statusCode, host, action } = context;
+	if (error instanceof DescribedError) return error;
+	if (error instanceof BodyTooLargeError) {
+		return new HttpStatusError(describeBodyTooLarge({ maxBytes: exchange.limits.maxResponseBytes, action }), statusCode);
+	}
+	if (error instanceof UndecodableTextError) {
+		const text = describeUndecodableText({ charset: error.charset, known: error.known, contentType: headers['content-type'] });
+		return new HttpStatusError(text, statusCode);
+	}
+	if (isDecompressionError(errorCode(error)) && !context.deadline.aborted) {
+		const text = describeUndecodableEncoding({ encoding: headers['content-encoding'], host, detail: errorDetail(error) });
+		return new HttpStatusError(text, statusCode);
+	}
+	return transportFailure(exchange, error, context);
+}
+
+/** The platform's own words from an error body, best effort: small, and never a reason to fail. */
+export async function readErrorMessage(exchange: Exchange, body: unknown, contentType: string | undefined, deadline: AbortSignal): Promise<string | undefined> {
+	try {
+		const buffer = await readBody(body, { maxBytes: MAX_ERROR_BODY_BYTES, deadline });
+		return platformMessageOf(JSON.parse(decodeText(buffer, contentType)), exchange.redact);
+	} catch {
+		discardBody(body);
+		return undefined;
+	}
+}
+
+function parseJson(text: string, contentType: string | undefined, status: number): unknown {
+	// Sized only on failure: measuring a large body costs time on every successful listing.
+	const context = () => ({ contentType, length: Buffer.byteLength(text), status });
+	if (!/\S/.test(text)) throw new HttpStatusError(describeUnusableBody('empty', context()), status);
+	let body: unknown;
+	let parsed = true;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		parsed = false;
+	}
+	if (parsed) return body;
+	const looksHtml = /html/i.test(contentType ?? '') || /^\s*</.test(text);
+	throw new HttpStatusError(describeUnusableBody(looksHtml ? 'html' : 'not-json', context()), status);
+}
+
+/** Settles with `promise`, or rejects when `deadline` fires first; a late result goes to `onLate`. */
+function untilDeadline<T>(promise: Promise<T>, deadline: AbortSignal, onLate: (value: T) => void): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = () => {
+			reject(new DeadlineReachedError());
+			promise.then(onLate, () => undefined);
+		};
+		if (deadline.aborted) return onAbort();
+		deadline.addEventListener('abort', onAbort, { once: true });
+		promise.then(
+			(value) => {
+				deadline.removeEventListener('abort', onAbort);
+				resolve(value);
+			},
+			(error: unknown) => {
+				deadline.removeEventListener('abort', onAbort);
+				reject(error);
+			},
+		);
+	});
+}
+
+export function textOf(text: ErrorText): [string, string] {
+	return [text.message, text.description];
+}
+
+export function lowerCaseHeaders(headers: RawResponse['headers'] | undefined): Record<string, string | undefined> {
+	const result: Record<string, string | undefined> = {};
+	for (const [name, value] of Object.entries(headers ?? {})) {
+		result[name.toLowerCase()] = Array.isArray(value) ? value[0] : value === undefined ? undefined : String(value);
+	}
+	return result;
+}
+
+function isDecompressionError(code: string | undefined): boolean {
+	return code !== undefined && (code.startsWith('Z_') || code.includes('BROTLI') || code.startsWith('ERR__ERROR_FORMAT'));
+}
+
+/** n8n wraps transport errors (NodeApiError -> axios error -> system error); the first `code` found wins. */
+function errorCode(error: unknown): string | undefined {
+	for (let current = error, depth = 0; isPlainObjectOrError(current) && depth < 5; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && code !== '') return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	const message = (error as { message?: unknown } | undefined)?.message;
+	return typeof message === 'string' && /timeout/i.test(message) ? 'ETIMEDOUT' : undefined;
+}
+
+function errorDetail(error: unknown): string | undefined {
+	let innermost: unknown = error;
+	for (let depth = 0; depth < 5; depth++) {
+		const cause = (innermost as { cause?: unknown } | undefined)?.cause;
+		if (!isPlainObjectOrError(cause)) break;
+		innermost = cause;
+	}
+	// Only the message of a Node or axios error: it names the failure, never the request headers.
+	const message = (innermost as { message?: unknown } | undefined)?.message;
+	return typeof message === 'string' ? message.slice(0, 200) : undefined;
+}
+
+/** Duck-typed: errors of Node's streams may come from another realm (jest), where `instanceof Error` fails. */
+function isPlainObjectOrError(value: unknown): boolean {
+	return typeof value === 'object' && value !== null;
+}
