@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import type { ErrorText } from './errors';
 import { DescribedError, HttpStatusError } from './errors';
 import { platformMessageOf } from './httpErrors';
-import type { RequestLimits } from './limits';
+import type { ApiContext, RequestLimits } from './limits';
 import type { Redact } from './redact';
 import {
 	BodyTooLargeError,
@@ -31,8 +31,6 @@ import {
 export const CREDENTIAL_TYPE = 'servicePlatformApi';
 /** Error bodies only feed the quoted platform message: a little is enough. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 /** What an exchange needs from its session. */
 export interface Exchange {
@@ -87,7 +85,7 @@ export function transportFailure(exchange: Exchange, error: unknown, { host, act
 }
 
 function deadlineError(exchange: Exchange, host: string, action: string): DescribedError {
-	return new DescribedError(...textOf(describeDeadline({ timeoutMs: exchange.limits.timeoutMs, host, action })));
+	return new DescribedError(...textOf(describeDeadline({ timeoutMs: exchange.limits.timeoutMs, pollBudgetMs: exchange.limits.pollBudgetMs, host, action })));
 }
 
 export async function readJsonBody(

@@ -13,9 +13,12 @@ export interface RequestLimits {
 	maxResponseBytes: number;
 	/** Retry 429, 502, 503 and 504 (at most 3 times, never past the timeout). */
 	retryOnRateLimit: boolean;
+	/** Set when n8n's poll budget, not the user's Timeout, set `timeoutMs`: the error then names the budget. */
+	pollBudgetMs?: number;
 }
 
-export type LimitsContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+/** Where the node code runs: an execution, a trigger poll, or a loadOptions/listSearch call. */
+export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 /** A parameter value the user must change: becomes a NodeOperationError with the item index. */
 export class ParameterError extends DescribedError {}
@@ -67,7 +70,7 @@ export function pollTimeoutMs(timeoutMs: number, budgetMs: number | undefined): 
  * The Options collection (Timeout, Max Response Size, Retry on Rate Limit) as limits. In a poll, the
  * timeout also stays inside n8n's poll budget. A loadOptions/listSearch call uses the defaults.
  */
-export function readRequestLimits(this: LimitsContext, itemIndex: number): RequestLimits {
+export function readRequestLimits(this: ApiContext, itemIndex: number): RequestLimits {
 	let options: IDataObject = {};
 	let budgetMs: number | undefined;
 	if ('getInputData' in this) {
@@ -91,10 +94,13 @@ export function readRequestLimits(this: LimitsContext, itemIndex: number): Reque
 	if (typeof retry !== 'boolean') {
 		throw new ParameterError('"Retry on Rate Limit" must be true or false', 'Switch "Retry on Rate Limit" on or off, or make its expression give true or false.');
 	}
+	const userTimeoutMs = Math.ceil(timeoutMs);
+	const effectiveTimeoutMs = pollTimeoutMs(userTimeoutMs, budgetMs);
 	return {
-		timeoutMs: pollTimeoutMs(Math.ceil(timeoutMs), budgetMs),
+		timeoutMs: effectiveTimeoutMs,
 		maxResponseBytes: Math.ceil(maxResponseMb * 1024 * 1024),
 		retryOnRateLimit: retry,
+		...(effectiveTimeoutMs < userTimeoutMs ? { pollBudgetMs: budgetMs } : {}),
 	};
 }
 

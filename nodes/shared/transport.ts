@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
 import { DescribedError, HttpStatusError, toNodeError } from './errors';
-import type { ApiContext, Exchange } from './exchange';
+import type { Exchange } from './exchange';
 import { CREDENTIAL_TYPE, lowerCaseHeaders, readErrorMessage, readJsonBody, sendGet, textOf } from './exchange';
 import {
 	describeCrossOrigin,
@@ -13,7 +13,7 @@ import {
 	describeRetryTooLong,
 	parseRetryAfter,
 } from './httpErrors';
-import type { RequestLimits } from './limits';
+import type { ApiContext, RequestLimits } from './limits';
 import { clip } from './json';
 import type { Redact } from './redact';
 import { makeRedactor } from './redact';
@@ -27,7 +27,7 @@ import { describeTransportFailure } from './transportErrors';
  */
 
 export { CREDENTIAL_TYPE } from './exchange';
-export type { ApiContext } from './exchange';
+export type { ApiContext } from './limits';
 export { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits, requirePositiveNumber } from './limits';
 export type { RequestLimits } from './limits';
 

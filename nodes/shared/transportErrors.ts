@@ -108,8 +108,15 @@ export function isTlsErrorCode(code: string): boolean {
 }
 
 /** The Timeout covers the whole session: connect, headers, every body, retry wait and page. */
-export function describeDeadline(context: { timeoutMs: number; host: string; action: string }): ErrorText {
+export function describeDeadline(context: { timeoutMs: number; pollBudgetMs?: number; host: string; action: string }): ErrorText {
 	const timeout = formatDuration(context.timeoutMs);
+	if (context.pollBudgetMs !== undefined) {
+		// n8n abandons a poll at its budget; raising Timeout cannot help here, so say whose limit it was.
+		return {
+			message: `The platform did not answer within n8n's poll budget (${timeout} of ${formatDuration(context.pollBudgetMs)} used)`,
+			description: `n8n gives each trigger poll ${formatDuration(context.pollBudgetMs)}, shorter than the node's Timeout, so the node stopped waiting for ${context.host} to ${context.action} after ${timeout}, before n8n abandons the poll. Raising "Timeout" does not help; the next poll tries again. If this repeats, the platform is too slow for a poll: check it, or ask the n8n administrator about the poll budget.`,
+		};
+	}
 	return {
 		message: `The platform did not answer within ${timeout}`,
 		description: `The node stopped waiting for ${context.host} to ${context.action} after ${timeout} in total (connecting, waiting and reading the answer). Raise "Timeout" under Options if the platform is slow, or ${RETRY_HINT.charAt(0).toLowerCase()}${RETRY_HINT.slice(1)}`,

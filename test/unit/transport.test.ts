@@ -4,7 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 
-import type { LimitsContext } from '../../nodes/shared/limits';
+import type { ApiContext } from '../../nodes/shared/limits';
 import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits, requirePositiveNumber } from '../../nodes/shared/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
 import { pause, retryDelayMs } from '../../nodes/shared/retry';
@@ -151,7 +151,7 @@ describe('decodeText', () => {
 describe('readRequestLimits reads the Options of every kind of context', () => {
 	const options = { timeout: 5000, maxResponseSize: 2, retryOnRateLimit: false };
 	const expected = { timeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024, retryOnRateLimit: false };
-	const as = (context: object) => context as unknown as LimitsContext;
+	const as = (context: object) => context as unknown as ApiContext;
 
 	test('execute: per item', () => {
 		const context = as({ getInputData: () => [], getNodeParameter: (_name: string, itemIndex: number) => (itemIndex === 1 ? options : {}) });
@@ -161,7 +161,13 @@ describe('readRequestLimits reads the Options of every kind of context', () => {
 
 	test('poll on n8n 2.x: Options, and the timeout within the poll budget', () => {
 		const context = as({ getActivationMode: () => 'activate', getPollBudgetMs: () => 3000, getNodeParameter: () => options });
-		expect(readRequestLimits.call(context, 0)).toEqual({ ...expected, timeoutMs: 2700 });
+		// The budget, not the Timeout, set the time: the limits say so, for the error text.
+		expect(readRequestLimits.call(context, 0)).toEqual({ ...expected, timeoutMs: 2700, pollBudgetMs: 3000 });
+	});
+
+	test('poll whose budget leaves the whole Timeout: the Timeout is the limit named', () => {
+		const context = as({ getActivationMode: () => 'activate', getPollBudgetMs: () => 3_600_000, getNodeParameter: () => options });
+		expect(readRequestLimits.call(context, 0)).toEqual(expected);
 	});
 
 	test('poll on n8n 1.x (no poll budget): Options still apply', () => {

@@ -320,7 +320,7 @@ describe('scheduled polls with state kept between them', () => {
 		const budgeted = new ActivePoller(triggerNode(), CREDENTIALS);
 		slow();
 		// The node's own timeout error comes a little before n8n abandons the poll at its budget.
-		expect((await budgeted.tick({ pollBudgetMs: 150 })).error?.message).toBe('The platform did not answer within 135 ms');
+		expect((await budgeted.tick({ pollBudgetMs: 150 })).error?.message).toBe("The platform did not answer within n8n's poll budget (135 ms of 150 ms used)");
 		expect(budgeted.staticData()).toEqual({});
 		// Let the delayed replies finish before nock is cleaned up.
 		await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { DescribedError, toNodeError } from '../../shared/errors';
+import type { Redact } from '../../shared/redact';
 import { credentialRedactor } from '../../shared/transport';
 import type { ServicesNodeType } from './node.type';
 import * as service from './service/Service.resource';
@@ -26,6 +27,8 @@ function operationFor(resource: string, operation: string): Operation | undefine
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const returnData: INodeExecutionData[] = [];
+	// Built at the first failure, then reused: reading the credential once per failed item costs each time.
+	let redact: Redact | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const resource = this.getNodeParameter('resource', itemIndex) as string;
@@ -40,7 +43,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const results = await operation.call(this, itemIndex);
 			for (const result of results) returnData.push(result);
 		} catch (error) {
-			const redact = await credentialRedactor.call(this, itemIndex);
+			redact ??= await credentialRedactor.call(this, itemIndex);
 			const nodeError = toNodeError(this.getNode(), error, { itemIndex, redact });
 			if (this.continueOnFail()) {
 				// No `error` on the item: n8n-core would replace the JSON with `{ error }` and drop the fix.
