@@ -3,7 +3,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import type { ErrorText } from './errors';
 import { DescribedError, HttpStatusError } from './errors';
 import { platformMessageOf } from './httpErrors';
-import type { ApiContext, RequestLimits } from './limits';
+import type { ApiContext, RequestLimits, SessionUse } from './limits';
 import type { Redact } from './redact';
 import {
 	BodyTooLargeError,
@@ -37,6 +37,8 @@ export interface Exchange {
 	context: ApiContext;
 	limits: RequestLimits;
 	redact: Redact;
+	/** The session's use so far: the byte cap covers every body read through it, not each alone. */
+	used: SessionUse;
 	/** Time left before the session's deadline. */
 	remainingMs: () => number;
 }
@@ -99,7 +101,11 @@ exchange: Exchange,
 	try {
 		const length = Number(headers['content-length']);
 		const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
-		const buffer = await readBody(rawBody, { maxBytes: exchange.limits.maxResponseBytes, deadline, expectedBytes });
+		// What is left of the session's cap: a page is cut off as soon as the listing reaches it.
+		const maxBytes = Math.max(0, exchange.limits.maxResponseBytes - exchange.used.bytesRead);
+		const buffer = await readBody(rawBody, { maxBytes, deadline, expectedBytes });
+		exchange.used.bytesRead += buffer.length;
+		exchange.used.pagesRead++;
 		const text = decodeText(buffer, contentType);
 		return parseJson(text, contentType, statusCode);
 	} catch (error) {
@@ -116,7 +122,8 @@ exchange: Exchange,
 	const { headers, statusCode, host, action } = context;
 	if (error instanceof DescribedError) return error;
 	if (error instanceof BodyTooLargeError) {
-		return new HttpStatusError(describeBodyTooLarge({ maxBytes: exchange.limits.maxResponseBytes, action }), statusCode);
+		const { bytesRead, pagesRead } = exchange.used;
+		return new HttpStatusError(describeBodyTooLarge({ maxBytes: exchange.limits.maxResponseBytes, action, bytesRead, pagesRead }), statusCode);
 	}
 	if (error instanceof UndecodableTextError) {
 		const text = describeUndecodableText({ charset: error.charset, known: error.known, contentType: headers['content-type'] });

@@ -106,6 +106,28 @@ export function describeRetriesExhausted(context: { retries: number; waitedMs: n
 	return ` The node retried ${context.retries} time${context.retries === 1 ? '' : 's'} over ${formatDuration(context.waitedMs)}.`;
 }
 
+/** The session's retries (all pages of one listing together) are used up; the platform still answers `status`. */
+export function describeRetryBudgetSpent(context: {
+	status: number;
+	retries: number;
+	maxPerRequest: number;
+	maxPerListing: number;
+	pagesRead: number;
+	elapsedMs: number;
+	action: string;
+	serverMessage?: string;
+}): ErrorText {
+	const said = context.serverMessage ? ` The platform said: "${context.serverMessage}".` : '';
+	return {
+		message: `The platform kept answering HTTP ${context.status}: the node used up its ${context.maxPerListing} retries for one listing`,
+		description:
+			`While trying to ${context.action}, the node retried ${context.retries} times in ${formatDuration(context.elapsedMs)} and read ${context.pagesRead} page(s); ` +
+			`it retries at most ${context.maxPerRequest} times a page and ${context.maxPerListing} times a listing, so a platform that rate limits every page cannot hold the run.${said} ` +
+			'This bound is fixed: wait and run again, run the workflow less often, or ask the provider for a higher rate limit. ' +
+			'"Retry On Fail" in the node settings (with a wait of a minute or more) runs the whole item again.',
+	};
+}
+
 export function describeRetryTooLong(context: { status: number; waitMs: number; remainingMs: number; timeoutMs: number }): ErrorText {
 	return {
 		message: `The platform asks to wait ${formatDuration(context.waitMs)} (HTTP ${context.status}), longer than the time left`,

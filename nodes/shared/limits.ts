@@ -9,12 +9,24 @@ export const DEFAULT_MAX_RESPONSE_MB = 64;
 export interface RequestLimits {
 	/** Total time for everything fetched through one session: connect, headers, bodies, retries, pages. */
 	timeoutMs: number;
-	/** Largest body read, counted after decompression. */
+	/** Most bytes read for everything fetched through one session (all pages of a listing), after decompression. */
 	maxResponseBytes: number;
-	/** Retry 429, 502, 503 and 504 (at most 3 times, never past the timeout). */
+	/** Retry 429, 502, 503 and 504 (at most 3 times a request and 10 a session, never past the timeout). */
 	retryOnRateLimit: boolean;
 	/** Set when n8n's poll budget, not the user's Timeout, set `timeoutMs`: the error then names the budget. */
 	pollBudgetMs?: number;
+}
+
+/**
+ * What one session (one listing, all its pages) has used of its limits so far: the byte cap and the
+ * retries count across pages, so endless pages or a 429 on every page stop at one bound.
+ */
+export interface SessionUse {
+	/** Bytes of the bodies read whole, after decompression. */
+	bytesRead: number;
+	/** Answers read whole (the pages of a listing). */
+	pagesRead: number;
+	retries: number;
 }
 
 /** Where the node code runs: an execution, a trigger poll, or a loadOptions/listSearch call. */

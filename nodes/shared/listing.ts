@@ -76,8 +76,8 @@ export interface ServicePage {
 }
 
 /**
- * Reads the listing page by page through one session (its deadline covers the whole listing; the size
- * cap and the retries apply to each page) and yields each page. Stop early by leaving the loop: no further page is requested.
+ * Reads the listing page by page through one session (its deadline, size cap and retries cover the
+ * whole listing, all pages together) and yields each page. Stop early by leaving the loop: no further page is requested.
  * `from` resumes at a page URL an earlier read gave as `next`. Errors are n8n errors with the item
  * index, already redacted.
  */

@@ -2,6 +2,11 @@
 
 /** Retries of 429, 502, 503 and 504 per request (#10). */
 export const MAX_RETRIES = 3;
+/**
+ * Retries per session, all pages of a listing together (#17): a platform answering 429 on every page
+ * cannot hold a run for retries x pages.
+ */
+export const MAX_SESSION_RETRIES = 10;
 export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /**

@@ -10,15 +10,16 @@ import {
 	describeRedirect,
 	describeRedirectLoop,
 	describeRetriesExhausted,
+	describeRetryBudgetSpent,
 	describeRetryTooLong,
 	parseRetryAfter,
 } from './httpErrors';
-import type { ApiContext, RequestLimits } from './limits';
+import type { ApiContext, RequestLimits, SessionUse } from './limits';
 import { clip } from './json';
 import type { Redact } from './redact';
 import { makeRedactor } from './redact';
 import { discardBody } from './responseBody';
-import { MAX_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
+import { MAX_RETRIES, MAX_SESSION_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
 import { describeTransportFailure } from './transportErrors';
 
 /**
@@ -32,6 +33,9 @@ export { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits, require
 export type { RequestLimits } from './limits';
 
 const MAX_SAME_ORIGIN_REDIRECTS = 5;
+
+/** The session's retries are used up: its text already says how many, over how long. */
+class RetryBudgetError extends HttpStatusError {}
 
 export interface ApiResponse {
 	/** Parsed JSON (already checked: JSON, decodable, under the cap). */
@@ -98,7 +102,12 @@ class HttpSession implements ApiSession {
 
 	private readonly origin: string;
 
+	private readonly startedAt = Date.now();
+
 	private readonly deadlineAt: number;
+
+	/** Bytes, pages and retries across every request of the session: one bound for a whole listing. */
+	private readonly used: SessionUse = { bytesRead: 0, pagesRead: 0, retries: 0 };
 
 	private readonly exchange: Exchange;
 
@@ -108,8 +117,8 @@ class HttpSession implements ApiSession {
 	) {
 		this.baseUrl = options.baseUrl;
 		this.origin = new URL(options.baseUrl).origin;
-		this.deadlineAt = Date.now() + options.limits.timeoutMs;
-		this.exchange = { context, limits: options.limits, redact: options.redact, remainingMs: () => this.remainingMs() };
+		this.deadlineAt = this.startedAt + options.limits.timeoutMs;
+		this.exchange = { context, limits: options.limits, redact: options.redact, used: this.used, remainingMs: () => this.remainingMs() };
 	}
 
 	toNodeError(error: unknown, httpCode?: number): Error {
@@ -122,7 +131,7 @@ class HttpSession implements ApiSession {
 			return await this.fetchWithRetries(this.resolveTarget(target, action), action, retried);
 		} catch (error) {
 			// Whatever ends a request after retries (a status, the deadline, a body) says how often and how long.
-			if (retried.count > 0 && error instanceof DescribedError) {
+			if (retried.count > 0 && error instanceof DescribedError && !(error instanceof RetryBudgetError)) {
 				error.description += describeRetriesExhausted({ retries: retried.count, waitedMs: Date.now() - retried.startedAt });
 			}
 			throw this.toNodeError(error);
@@ -136,6 +145,13 @@ class HttpSession implements ApiSession {
 			throw new DescribedError(...textOf(describeCrossOrigin({ target: url?.href ?? target, baseUrl: this.baseUrl, action })));
 		}
 		return url.href;
+	}
+
+	private retryBudgetError(status: number, action: string, serverMessage: string | undefined): RetryBudgetError {
+		const { pagesRead, retries } = this.used;
+		const elapsedMs = Date.now() - this.startedAt;
+		const limits = { maxPerRequest: MAX_RETRIES, maxPerListing: MAX_SESSION_RETRIES };
+		return new RetryBudgetError(describeRetryBudgetSpent({ status, retries, pagesRead, elapsedMs, action, serverMessage, ...limits }), status);
 	}
 
 	private remainingMs(): number {
@@ -171,7 +187,9 @@ class HttpSession implements ApiSession {
 
 			if (statusCode < 200 || statusCode >= 300) {
 				const retryAfterMs = parseRetryAfter(headers['retry-after']);
-				if (limits.retryOnRateLimit && RETRYABLE_STATUSES.has(statusCode) && retried.count < MAX_RETRIES) {
+				const retryable = limits.retryOnRateLimit && RETRYABLE_STATUSES.has(statusCode) && retried.count < MAX_RETRIES;
+				const budgetSpent = retryable && this.used.retries >= MAX_SESSION_RETRIES;
+				if (retryable && !budgetSpent) {
 					discardBody(response.body);
 					const waitMs = retryDelayMs(retried.count, retryAfterMs);
 					if (waitMs < this.remainingMs()) {
@@ -180,6 +198,7 @@ class HttpSession implements ApiSession {
 							throw new DescribedError(...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })));
 						}
 						retried.count++;
+						this.used.retries++;
 						continue;
 					}
 					if (retryAfterMs !== undefined) {
@@ -190,6 +209,7 @@ class HttpSession implements ApiSession {
 					}
 				}
 				const serverMessage = await readErrorMessage(this.exchange, response.body, headers['content-type'], deadline);
+				if (budgetSpent) throw this.retryBudgetError(statusCode, action, serverMessage);
 				const text = describeHttpStatus(statusCode, { url, action, retryAfter: headers['retry-after'], serverMessage });
 				throw new HttpStatusError(text, statusCode);
 			}

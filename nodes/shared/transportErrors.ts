@@ -123,11 +123,20 @@ export function describeDeadline(context: { timeoutMs: number; pollBudgetMs?: nu
 	};
 }
 
-export function describeBodyTooLarge(context: { maxBytes: number; action: string }): ErrorText {
+/** The cap counts every page of one listing together: `pagesRead` whole pages (`bytesRead`) came before the one cut off. */
+export function describeBodyTooLarge(context: { maxBytes: number; action: string; bytesRead?: number; pagesRead?: number }): ErrorText {
 	const cap = formatBytes(context.maxBytes);
+	const pagesRead = context.pagesRead ?? 0;
+	const raise = 'If your account really has that much data, raise "Max Response Size" under Options (it counts all pages of a listing together)';
+	if (pagesRead === 0) {
+		return {
+			message: `The answer is larger than the Max Response Size of ${cap}`,
+			description: `The node stopped reading the answer (to ${context.action}) after ${cap}, to protect n8n's memory. ${raise}; an endless answer means a proxy or a faulty platform.`,
+		};
+	}
 	return {
-		message: `The answer is larger than the Max Response Size of ${cap}`,
-		description: `The node stopped reading the answer (to ${context.action}) after ${cap}, to protect n8n's memory. If your account really has that much data, raise "Max Response Size" under Options; an endless answer means a proxy or a faulty platform.`,
+		message: `The listing is larger than the Max Response Size of ${cap} (all pages together)`,
+		description: `The node read ${pagesRead} page(s) whole (${formatBytes(context.bytesRead ?? 0)}) and stopped partway through page ${pagesRead + 1}, when the listing (to ${context.action}) reached ${cap}, to protect n8n's memory. ${raise}; pages that never end mean a proxy or a faulty platform.`,
 	};
 }
 
