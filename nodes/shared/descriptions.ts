@@ -62,9 +62,9 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0.001, numberPrecision: 3 },
 			default: DEFAULT_MAX_RESPONSE_MB,
-			hint: 'In MB (after decompression). 100,000 services are about 25 MB.',
+			hint: 'In MB (after decompression), all pages of a listing together. 100,000 services are about 25 MB.',
 			description:
-				"Largest answer the node reads, in MB, counted after decompression; a larger one fails instead of filling n8n's memory",
+				"Most data the node reads for one listing, in MB: all its pages together, counted after decompression; more fails instead of filling n8n's memory",
 		},
 		{
 			displayName: 'Retry on Rate Limit',
@@ -72,7 +72,7 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to retry automatically when the platform answers 429 (rate limit), 502, 503 or 504: up to 3 times, waiting as the platform asks (Retry-After) or 0.5 to 4 s, never past the Timeout',
+				'Whether to retry automatically when the platform answers 429 (rate limit), 502, 503 or 504: up to 3 times a page and 10 times a listing, waiting as the platform asks (Retry-After) or 0.5 to 4 s, never past the Timeout',
 		},
 	],
 };
