@@ -16,7 +16,7 @@ const nextLink = (page: number) => ({ Link: `<?page=${page + 1}>; rel="next"` })
  * to about `pageBytes`, with a Content-Length, and a link to page n+1, for ever.
  */
 export async function startEndlessPages(pageBytes: number): Promise<LocalServer> {
-	const sample = generateServices(2000, 17) as Array<Record<string, unknown>>;
+	const sample = generateServices(2000, 17);
 	const perRecord = JSON.stringify(sample).length / sample.length;
 	const count = Math.ceil(pageBytes / perRecord);
 	const records = Array.from({ length: count }, (_, i) => ({ ...sample[i % sample.length], id_service: `p${PAGE_MARK}-${i}` }));
@@ -49,7 +49,7 @@ export async function startRateLimitedPages(lastPage = Infinity): Promise<LocalS
 				res.end(JSON.stringify({ message: 'Too many requests, slow down' }));
 				return;
 			}
-			const records = generateServices(3, page).map((record: Record<string, unknown>, i: number) => ({ ...record, id_service: `p${page}-${i}` }));
+			const records = generateServices(3, page).map((record, i) => ({ ...record, id_service: `p${page}-${i}` }));
 			res.writeHead(200, { 'content-type': 'application/json', ...(page < lastPage ? nextLink(page) : {}) });
 			res.end(JSON.stringify(records));
 		},
