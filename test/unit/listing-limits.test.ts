@@ -64,8 +64,8 @@ describe('Max Response Size bounds the whole listing', () => {
 		expect(run.error?.description).toMatch(/raise "Max Response Size" under Options \(it counts all pages of a listing together\)/);
 		expect(server.seen).toHaveLength(7);
 		expect(run.serialized).not.toContain(KEY);
-		// Without the bound: 10 MB more every page until the 30 s Timeout. Generous bounds (shared machine).
-		expect(run.elapsedMs).toBeLessThan(20_000);
+		// Without the bound: 10 MB more every page until the 30 s Timeout (the error above is not the
+		// Timeout's). Time is printed, not asserted (a shared machine); the memory bound is generous.
 		expect(run.rssPeakGrowthMb).toBeLessThan(64 * 6);
 	}, 60_000);
 
