@@ -1,6 +1,7 @@
 import { DescribedError } from './errors';
 import { clip } from './json';
 import type { Redact } from './redact';
+import { MIN_KEY_LENGTH } from './redact';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
 export const API_VERSION_SEGMENT = 'v2026';
@@ -115,6 +116,13 @@ export function resolveApiKey(raw: unknown): string {
 		throw new ApiKeyError(
 			`The credential's API Key contains a character a request header cannot carry (U+${code} at position ${bad + 1})`,
 			'API keys are plain letters, digits and punctuation. Copy the key again from the account panel of the platform and paste it without line breaks, quotes or other characters around it.',
+		);
+	}
+	// A part of a key (a paste cut short) or a placeholder; also what lets redaction leave short texts alone.
+	if (key.length < MIN_KEY_LENGTH) {
+		throw new ApiKeyError(
+			`The credential's API Key is too short to be an API key (${key.length} character${key.length === 1 ? '' : 's'}; at least ${MIN_KEY_LENGTH} needed)`,
+			'Platform API keys are long random texts. Copy the whole key again from the account panel of the platform: part of it may be missing.',
 		);
 	}
 	return key;

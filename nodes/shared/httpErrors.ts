@@ -94,7 +94,8 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 /** A readable Retry-After ("30 s", "5 min (until 2026-…)"), or undefined when there is none that makes sense. */
 export function describeRetryAfter(value: string | undefined, now = Date.now()): string | undefined {
 	const ms = parseRetryAfter(value, now);
-	if (ms === undefined || value === undefined) return undefined;
+	// 0 (or a date already past) asks for no wait at all: nothing worth saying.
+	if (ms === undefined || ms === 0 || value === undefined) return undefined;
 	const wait = ms <= 120_000 ? `${Math.ceil(ms / 1000)} s` : formatDuration(ms);
 	const capped = ms === MAX_RETRY_AFTER_MS ? ' or more' : '';
 	const trimmed = value.trim();
@@ -146,6 +147,14 @@ export function describeRedirect(status: number, from: string, location: string 
 		message: `The platform redirected to another address (${location}); the node does not follow it`,
 		description:
 			'The API key is only sent to the address in the credential. If the new address is the official one, put it as the Base URL in the Service Platform API credential (https only).',
+	};
+}
+
+/** A same-origin Location with "user:password@": never followed, and never quoted (it holds a password). */
+export function describeRedirectWithUserInfo(status: number, from: string): ErrorText {
+	return {
+		message: `The platform redirected to an address with a user name or password (HTTP ${status}); the node does not follow it`,
+		description: `The API key is the only credential the node sends. Check the Base URL in the credential; the node requested ${from}.`,
 	};
 }
 

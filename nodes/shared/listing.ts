@@ -54,6 +54,14 @@ export function nextPageUrl(
 				PROVIDER_HINT.slice(1),
 		);
 	}
+	// URL's origin leaves out "user:password@": such a link would send other credentials (axios swaps
+	// them for the key) and show a password in our texts; no page of this API needs one.
+	if (url.username !== '' || url.password !== '') {
+		throw new ServiceResponseError(
+			"The listing's next-page link carries a user name or password; the node does not follow it",
+			`The link came in ${next.foundIn}. The API key is the only credential the node sends, and only to ${origin}. ${PROVIDER_HINT}`,
+		);
+	}
 	if (fetched.has(url.href)) {
 		throw new ServiceResponseError(
 			`The listing's pages loop: the next-page link leads back to a page already read (${clip(url.href, 120)})`,

@@ -171,7 +171,8 @@ function nextFromEnvelope(body: Record<string, unknown>): ListingPage['next'] {
 /** `Link: <https://...?page=2>; rel="next", <...>; rel="last"` (RFC 8288); rel may list several types. */
 function nextFromLinkHeader(header: string | undefined): ListingPage['next'] {
 	if (!header) return undefined;
-	for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+	// A parameter value may be a quoted string holding ',' or ';' (title="a, b"): read it whole.
+	for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*(?:[^;,"]|"[^"]*")+)*)/g)) {
 		const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(match[2]);
 		const types = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
 		if (types.includes('next') && match[1].trim() !== '') return { link: match[1].trim(), foundIn: 'the Link header' };

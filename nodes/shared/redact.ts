@@ -9,6 +9,9 @@
  * - base64-encoded, alone or inside a longer base64 text at any alignment (so also `Bearer <key>`
  *   or `user:<key>` encoded), in standard and URL-safe alphabets;
  * - any prefix of 8 characters or more (a long echo that a server or we cut short).
+ *
+ * A key shorter than MIN_KEY_LENGTH is left alone: resolveApiKey refuses it before anything is sent,
+ * so no answer can echo it, and matching 1 to 7 characters would wreck ordinary text (numbers, ids, words).
  */
 export type Redact = (text: string) => string;
 
@@ -16,12 +19,14 @@ export const REDACTED = '[redacted]';
 
 /** Shorter prefixes would also match ordinary words; 8 random characters do not. */
 const MIN_PREFIX_LENGTH = 8;
+/** The shortest key the node sends (resolveApiKey) and so the shortest it redacts. */
+export const MIN_KEY_LENGTH = MIN_PREFIX_LENGTH;
 /** Optional-suffix nesting per character; past this a long key's prefixes match by its first characters. */
 const MAX_NESTED_LENGTH = 256;
 
 export function makeRedactor(secret: unknown): Redact {
 	const key = typeof secret === 'string' ? secret.trim() : '';
-	if (key.length === 0) return (text) => text;
+	if ([...key].length < MIN_KEY_LENGTH) return (text) => text;
 	const forms = [keyPattern(key), ...base64Cores(key).map((core) => charsPattern([...core]))];
 	const pattern = new RegExp(forms.join('|'), 'gi');
 	return (text) => (typeof text === 'string' ? text.replace(pattern, REDACTED) : text);
@@ -32,10 +37,11 @@ export function redactText<T extends { message: string; description: string }>(t
 	return { ...text, message: redact(text.message), description: redact(text.description) };
 }
 
-/** One character: itself, or its UTF-8 percent-encoding (`%2B`), or `+` for a space (form encoding). */
+/** One character: its UTF-8 percent-encoding (`%2B`), or itself, or `+` for a space (form encoding). */
 function charUnit(char: string): string {
 	const encoded = [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
-	const alternatives = [escapeRegExp(char), encoded];
+	// Encoded first: for "%" the literal is a prefix of "%25", and an optional tail stops at the shorter match.
+	const alternatives = [encoded, escapeRegExp(char)];
 	if (char === ' ') alternatives.push('\\+');
 	return `(?:${alternatives.join('|')})`;
 }

@@ -9,6 +9,7 @@ import {
 	describeHttpStatus,
 	describeRedirect,
 	describeRedirectLoop,
+	describeRedirectWithUserInfo,
 	describeRetriesExhausted,
 	describeRetryBudgetSpent,
 	describeRetryTooLong,
@@ -173,6 +174,9 @@ class HttpSession implements ApiSession {
 				const location = headers.location;
 				const next = location && URL.canParse(location, url) ? new URL(location, url) : undefined;
 				// The key may only go where the user pointed it: same scheme, host and port.
+				if (next !== undefined && next.origin === this.origin && (next.username !== '' || next.password !== '')) {
+					throw new HttpStatusError(describeRedirectWithUserInfo(statusCode, url), statusCode);
+				}
 				if (next?.origin !== this.origin) {
 					// Quoted redacted, then shortened: a hostile Location may be long and carry the key.
 					const quoted = location === undefined ? undefined : clip(this.options.redact(next?.href ?? location), 300);

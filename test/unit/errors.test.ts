@@ -50,11 +50,11 @@ describe('describeHttpStatus', () => {
 describe('describeRetryAfter', () => {
 	test('seconds, HTTP dates, garbage', () => {
 		expect(describeRetryAfter('5')).toBe('5 s');
-		expect(describeRetryAfter(' 0 ')).toBe('0 s');
+		expect(describeRetryAfter(' 0 ')).toBeUndefined(); // no wait asked: nothing to say
 		expect(describeRetryAfter('600')).toBe('10 min');
 		const now = Date.parse('2026-11-21T10:00:00Z');
 		expect(describeRetryAfter('Sat, 21 Nov 2026 10:01:30 GMT', now)).toBe('90 s (until 2026-11-21T10:01:30.000Z)');
-		expect(describeRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', now)).toBe('0 s (until 2015-10-21T07:28:00.000Z)');
+		expect(describeRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', now)).toBeUndefined(); // already past: no wait asked
 		expect(describeRetryAfter('soon')).toBeUndefined();
 		expect(describeRetryAfter(undefined)).toBeUndefined();
 		expect(describeRetryAfter('')).toBeUndefined();
