@@ -6,6 +6,8 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   },
-  setupFiles: ['<rootDir>/test/harness/env.ts'],
+  // One temporary folder and n8n user folder per run, checked empty and removed at the end.
+  globalSetup: '<rootDir>/test/harness/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/harness/globalTeardown.ts',
   testTimeout: 20000,
 };
