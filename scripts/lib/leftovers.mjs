@@ -3,7 +3,7 @@
 // end that folder must be empty and no process may still belong to the run. Linux only (/proc);
 // elsewhere the process check is skipped.
 //
-// A process belongs to the run when its environment carries the run's TMPDIR, or its working
+// A process belongs to the run when its TMPDIR is the run's or lies in it, or its working
 // folder or command line lies in that folder (n8n's task runner gets a trimmed environment, but runs
 // in the n8n instance's folder, which is made under TMPDIR).
 
@@ -58,14 +58,13 @@ function listeningSockets() {
 export function runProcesses(dir) {
 	if (!fs.existsSync('/proc/self/environ')) return [];
 	const inside = (p) => p === dir || p.startsWith(dir + path.sep);
-	const marker = `TMPDIR=${dir}`;
 	const sockets = listeningSockets();
 	const found = [];
 	for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
 		if (Number(pid) === process.pid) continue;
 		const environ = readOr(`/proc/${pid}/environ`, '').split('\0');
 		const cmdline = readOr(`/proc/${pid}/cmdline`, '').split('\0').filter(Boolean);
-		const ours = environ.includes(marker) || inside(linkOr(`/proc/${pid}/cwd`)) || cmdline.some((arg) => arg.includes(dir));
+		const ours = environ.some((v) => v.startsWith('TMPDIR=') && inside(v.slice(7))) || inside(linkOr(`/proc/${pid}/cwd`)) || cmdline.some((arg) => arg.includes(dir));
 		if (!ours || !cmdline.length) continue; // no command line: a zombie, or gone meanwhile
 		const ports = [];
 		let fds = [];
