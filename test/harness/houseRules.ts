@@ -108,3 +108,31 @@ export function importCycles(graph: ImportGraph): string[][] {
 	for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
 	return cycles.sort((a, b) => a[0].localeCompare(b[0]));
 }
+
+/** GitHub's anchor for a Markdown heading: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+	return heading
+		.trim()
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N}\- _]/gu, '')
+		.replace(/ /g, '-');
+}
+
+/**
+ * Relative links of a Markdown file (repository-relative) that lead nowhere: a missing file, or an
+ * anchor no heading of the target Markdown file gives. Links inside code blocks are left out.
+ */
+export function brokenLinks(file: string): string[] {
+	const read = (path: string): string => readFileSync(join(REPO_DIR, path), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+	const anchorsOf = (path: string): Set<string> =>
+		new Set([...read(path).matchAll(/^#{1,6} (.+)$/gm)].map((m) => headingAnchor(m[1])));
+	const broken: string[] = [];
+	for (const [, link] of read(file).matchAll(/\]\(([^)\s]+)\)/g)) {
+		if (/^[a-z]+:/i.test(link)) continue; // https:, mailto:
+		const [path, anchor] = link.split('#');
+		const target = path ? relative(REPO_DIR, resolve(REPO_DIR, dirname(file), path)) : file;
+		if (!existsSync(join(REPO_DIR, target))) broken.push(`${file}: ${link} (no such file)`);
+		else if (anchor && target.endsWith('.md') && !anchorsOf(target).has(anchor)) broken.push(`${file}: ${link} (no such heading)`);
+	}
+	return broken;
+}

@@ -1,12 +1,14 @@
 /**
- * Guards that keep the package's source easy to walk into (issue 17): no source file over 300 lines
- * unless its first comment says why, and no import cycle among the modules of nodes/ and
- * credentials/.
+ * Guards that keep the house easy to walk into (issue 17): no source file over 300 lines unless its
+ * first comment says why, no import cycle among the modules of nodes/ and credentials/, and no
+ * README or docs/ link that leads nowhere (text moved between them keeps its links true).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
+	brokenLinks,
+	headingAnchor,
 	importCycles,
 	importGraph,
 	lengthExemption,
@@ -81,5 +83,20 @@ describe('import graph', () => {
 
 	test('each known exception is still a cycle (else remove it from KNOWN_CYCLES_TO_BREAK)', () => {
 		for (const known of KNOWN_CYCLES_TO_BREAK) expect(cycles).toContainEqual(known);
+	});
+});
+
+describe('Markdown links', () => {
+	const pages = ['README.md', 'CHANGELOG.md', 'e2e/README.md', ...readdirSync(join(REPO_DIR, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+
+	test('every relative link of the README, CHANGELOG, e2e/README and docs/*.md leads to a file and heading', () => {
+		expect(pages.length).toBeGreaterThan(4);
+		expect(pages.flatMap((page) => brokenLinks(page))).toEqual([]);
+	});
+
+	test("anchors are made as GitHub makes them from headings", () => {
+		expect(headingAnchor('Quick start (two commands)')).toBe('quick-start-two-commands');
+		expect(headingAnchor('Editing in the real editor: `npm run dev`')).toBe('editing-in-the-real-editor-npm-run-dev');
+		expect(headingAnchor('n8n 3.x (Docker only) — NOT TESTED')).toBe('n8n-3x-docker-only--not-tested');
 	});
 });
