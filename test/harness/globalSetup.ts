@@ -3,14 +3,15 @@
  * `process.env`, so every test sees:
  * - `TMPDIR` set to a folder of this run's own (`os.tmpdir()` reads it), which the global teardown
  *   checks is empty: a test that leaves a file or folder behind fails the run;
- * - `N8N_USER_FOLDER` next to it: n8n-core writes `$N8N_USER_FOLDER/.n8n/config` on each execution,
- *   never the developer's real ~/.n8n.
+ * - n8n-core's settings (env.ts), with `N8N_USER_FOLDER` next to that folder.
  * (A `process.on('exit')` in a setup file does not work: jest hands each test file its own copy of
  * `process`, whose 'exit' never fires, which is how one run used to leave ~20 folders behind.)
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { n8nTestEnv } from './env';
 
 export const RUN_DIR_VARIABLE = 'SERVICE_PLATFORM_TEST_RUN_DIR';
 
@@ -22,7 +23,5 @@ export default function globalSetup(): void {
 	mkdirSync(userFolder);
 	process.env[RUN_DIR_VARIABLE] = runDir;
 	process.env.TMPDIR = testTmp;
-	process.env.N8N_USER_FOLDER = userFolder;
-	process.env.N8N_LOG_LEVEL = 'silent';
-	process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+	Object.assign(process.env, n8nTestEnv(userFolder));
 }
