@@ -6,6 +6,11 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   },
-  setupFiles: ['<rootDir>/test/harness/env.ts'],
+  // One temporary folder and n8n user folder per run, checked empty and removed at the end.
+  globalSetup: '<rootDir>/test/harness/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/harness/globalTeardown.ts',
+  // ts-jest's transform cache in the repository's ignored .tmp/, not jest's default os.tmpdir()/jest_*,
+  // which every run would leave in the temporary folder.
+  cacheDirectory: '<rootDir>/.tmp/jest-cache',
   testTimeout: 20000,
 };

@@ -27,10 +27,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
-import { run, runNpm, startProcess } from '../scripts/lib/process.mjs';
+import { makeTempDir, run, runNpm, startProcess } from '../scripts/lib/process.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const measureScript = join(root, 'bench/measure.mjs');
+// Every child's temporary folders (n8n user folders, CPU profiles) go into one folder of this run's,
+// removed on clean-up: also when a child is killed or the bench is stopped with Ctrl-C.
+process.env.TMPDIR = makeTempDir('sp-bench-');
 const started = performance.now();
 const readLoadavg = () => {
 	try {

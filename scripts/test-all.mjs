@@ -3,9 +3,13 @@
 // "N passed, N failed". Unit tests count per jest test, the real-n8n suite per assertion, and
 // typecheck, lint and the release check (which includes n8n's package scan) count one each. SKIP_E2E=1 leaves out the real-n8n suite
 // (it installs n8n on first use, see README); CI never sets it.
+// A run leaves nothing behind: every step runs with a temporary folder of the run's own as TMPDIR;
+// at the end that folder must be empty and no process of the run may be left (scripts/lib/leftovers.mjs),
+// else the run fails naming each leftover.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { findLeftovers, isolateTmp } from './lib/leftovers.mjs';
 import { run as runProcess } from './lib/process.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -14,6 +18,7 @@ mkdirSync(tmp, { recursive: true });
 
 const totals = { passed: 0, failed: 0 };
 const lines = [];
+const runTmp = isolateTmp('n8n-nodes-service-platform-run-');
 
 async function run(label, command, args) {
 	console.log(`\n=== ${label} ===`);
@@ -62,6 +67,11 @@ if (process.env.SKIP_E2E === '1') {
 		failed: json.failed,
 	}));
 }
+
+const leftovers = await findLeftovers(runTmp);
+rmSync(runTmp, { recursive: true, force: true });
+totals[leftovers.length ? 'failed' : 'passed']++;
+lines.push(leftovers.length ? `FAIL the run left ${leftovers.length} thing(s) behind:\n${leftovers.map((l) => `       ${l}`).join('\n')}` : 'ok   nothing left behind (temporary folder empty, no process left)');
 
 console.log('\n=== summary ===');
 for (const line of lines) console.log(line);

@@ -107,10 +107,15 @@ export class N8nInstance {
 		inst.n8nDir = path.join(inst.userFolder, '.n8n');
 		inst.nodesDir = path.join(inst.n8nDir, 'nodes');
 		fs.mkdirSync(inst.nodesDir, { recursive: true });
+		// n8n and its npm leave folders in the temporary folder (n8nDataTableUploads, tmp-<pid>-*):
+		// give it one inside the instance's root, which clean-up removes.
+		inst.tmpDir = path.join(inst.root, 'tmp');
+		fs.mkdirSync(inst.tmpDir);
 		inst.brokerPort = await freePort();
 		inst.env = childEnv({
 			PATH: `${runtime.binDir}${path.delimiter}${process.env.PATH}`,
 			HOME: inst.userFolder, // nothing of the real user's ~/.n8n or ~/.npmrc auth leaks in or out
+			TMPDIR: inst.tmpDir,
 			N8N_USER_FOLDER: inst.userFolder,
 			N8N_ENCRYPTION_KEY: crypto.randomBytes(24).toString('hex'),
 			N8N_DIAGNOSTICS_ENABLED: 'false',

@@ -10,7 +10,7 @@
 // the marker is an interrupted install and is removed and redone. A lock folder per install keeps two
 // runs from installing the same thing at once.
 //
-// Facts behind the install commands: /work/shared/notes/real-n8n.md (copied into README).
+// Facts behind the install commands: /work/shared/notes/real-n8n.md (summarised in docs/development.md).
 
 import fs from 'node:fs';
 import os from 'node:os';

@@ -5,8 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
-
 import { REPO_DIR } from './n8n-instance.mjs';
 import { makeTempDir, run } from './process.mjs';
 
@@ -24,6 +22,21 @@ export function tarballProblems(files, pkg = readPackageJson()) {
 }
 
 /**
+ * The scanner makes a folder with the `tmp` package when it is loaded and never removes it: load it
+ * (once per process) while TMPDIR points into `dir`, a folder clean-up removes.
+ */
+async function importScanner(dir) {
+	const saved = process.env.TMPDIR;
+	process.env.TMPDIR = dir;
+	try {
+		return await import('@n8n/scan-community-package/scanner/scanner.mjs');
+	} finally {
+		if (saved === undefined) delete process.env.TMPDIR;
+		else process.env.TMPDIR = saved;
+	}
+}
+
+/**
  * n8n's scanner lint on the source (its SOURCE_FILE_PATTERNS) and on the unpacked tarball.
  * Returns [{ label, passed, message, details }].
  */
@@ -32,6 +45,7 @@ export async function scanWithN8nScanner(tarball) {
 	// it) it takes every file for its own fixture Test.node.ts and reports errors that are not there.
 	if (process.env.NODE_ENV === 'test') delete process.env.NODE_ENV;
 	const work = makeTempDir('scan-package-');
+	const { analyzePackage, SOURCE_FILE_PATTERNS } = await importScanner(work);
 	const untar = await run('tar', ['-xzf', tarball, '-C', work]);
 	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
 	const results = [];

@@ -2,8 +2,8 @@
 // one `n8n start` main and `n8n worker` processes, each with its own user folder holding the packed
 // package the way a community install does, all with the same encryption key and their own task
 // broker port. Used by the e2e `queue` group and `npm run demo:queue`. Everything is stopped by
-// scripts/lib/cleanup.mjs. Settings: /work/shared/notes/queue-mode.md (copied into README
-// "Running at scale").
+// scripts/lib/cleanup.mjs. Settings: /work/shared/notes/queue-mode.md (copied into
+// docs/scale-and-queue-mode.md).
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';

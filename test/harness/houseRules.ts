@@ -1,0 +1,138 @@
+/**
+ * Pure checks behind test/unit/house.test.ts: the size of the package's source files and the
+ * import graph among them. The graph uses TypeScript's own pre-parser (`ts.preProcessFile`), so
+ * `import type`, `export ... from`, `import()` and `require()` all count: a type-only import is
+ * still a dependency a reader has to follow.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import * as ts from 'typescript';
+
+export const REPO_DIR = resolve(__dirname, '../..');
+export const MAX_LINES = 300;
+
+/** Every `.ts` file below `dirs` (relative to the repository), as repository-relative paths. */
+export function sourceFiles(dirs: string[]): string[] {
+	const out: string[] = [];
+	const walk = (dir: string): void => {
+		for (const name of readdirSync(dir).sort()) {
+			const full = join(dir, name);
+			if (statSync(full).isDirectory()) walk(full);
+			else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(relative(REPO_DIR, full));
+		}
+	};
+	for (const dir of dirs) walk(join(REPO_DIR, dir));
+	return out;
+}
+
+/** The text of the first comment of a file (a run of `//` lines or one block comment), or ''. */
+export function firstComment(text: string): string {
+	const trimmed = text.replace(/^\s+/, '');
+	if (trimmed.startsWith('/*')) return trimmed.slice(0, trimmed.indexOf('*/') + 2);
+	const lines: string[] = [];
+	for (const line of trimmed.split('\n')) {
+		if (!line.trimStart().startsWith('//')) break;
+		lines.push(line);
+	}
+	return lines.join('\n');
+}
+
+/**
+ * Why a file may be longer than MAX_LINES, from its first comment: it is generated ("Generated ...
+ * do not edit"), or the comment says why it is over the limit ("over 300 lines because ...").
+ * Undefined when it gives no reason.
+ */
+export function lengthExemption(text: string): 'generated' | 'explained' | undefined {
+	const comment = firstComment(text);
+	if (/\bgenerated\b/i.test(comment) && /\bdo not edit\b/i.test(comment)) return 'generated';
+	if (new RegExp(`\\b(over|more than|longer than) ${MAX_LINES} lines\\b`, 'i').test(comment)) return 'explained';
+	return undefined;
+}
+
+export function lineCount(text: string): number {
+	return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/** The relative imports of one file resolved to repository-relative paths (packages are left out). */
+export function localImports(file: string, text: string): string[] {
+	const found = new Set<string>();
+	for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+		if (!fileName.startsWith('.')) continue;
+		const base = resolve(REPO_DIR, dirname(file), fileName);
+		const target = [base, `${base}.ts`, join(base, 'index.ts')].find((candidate) => candidate.endsWith('.ts') && existsSync(candidate));
+		if (target) found.add(relative(REPO_DIR, target));
+	}
+	return [...found].sort();
+}
+
+export type ImportGraph = Map<string, string[]>;
+
+export function importGraph(files: string[]): ImportGraph {
+	return new Map(files.map((file) => [file, localImports(file, readFileSync(join(REPO_DIR, file), 'utf8'))]));
+}
+
+/**
+ * The import cycles of a graph: its strongly connected components with more than one module, or
+ * one module importing itself (Tarjan's algorithm). Each cycle is sorted, the list too.
+ */
+export function importCycles(graph: ImportGraph): string[][] {
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const onStack = new Set<string>();
+	const cycles: string[][] = [];
+	let next = 0;
+	const visit = (node: string): void => {
+		index.set(node, next);
+		low.set(node, next++);
+		stack.push(node);
+		onStack.add(node);
+		for (const target of graph.get(node) ?? []) {
+			if (!index.has(target)) {
+				visit(target);
+				low.set(node, Math.min(low.get(node)!, low.get(target)!));
+			} else if (onStack.has(target)) {
+				low.set(node, Math.min(low.get(node)!, index.get(target)!));
+			}
+		}
+		if (low.get(node) !== index.get(node)) return;
+		const component: string[] = [];
+		let member: string;
+		do {
+			member = stack.pop()!;
+			onStack.delete(member);
+			component.push(member);
+		} while (member !== node);
+		if (component.length > 1 || (graph.get(node) ?? []).includes(node)) cycles.push(component.sort());
+	};
+	for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+	return cycles.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+/** GitHub's anchor for a Markdown heading: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+	return heading
+		.trim()
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N}\- _]/gu, '')
+		.replace(/ /g, '-');
+}
+
+/**
+ * Relative links of a Markdown file (repository-relative) that lead nowhere: a missing file, or an
+ * anchor no heading of the target Markdown file gives. Links inside code blocks are left out.
+ */
+export function brokenLinks(file: string): string[] {
+	const read = (path: string): string => readFileSync(join(REPO_DIR, path), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+	const anchorsOf = (path: string): Set<string> =>
+		new Set([...read(path).matchAll(/^#{1,6} (.+)$/gm)].map((m) => headingAnchor(m[1])));
+	const broken: string[] = [];
+	for (const [, link] of read(file).matchAll(/\]\(([^)\s]+)\)/g)) {
+		if (/^[a-z]+:/i.test(link)) continue; // https:, mailto:
+		const [path, anchor] = link.split('#');
+		const target = path ? relative(REPO_DIR, resolve(REPO_DIR, dirname(file), path)) : file;
+		if (!existsSync(join(REPO_DIR, target))) broken.push(`${file}: ${link} (no such file)`);
+		else if (anchor && target.endsWith('.md') && !anchorsOf(target).has(anchor)) broken.push(`${file}: ${link} (no such heading)`);
+	}
+	return broken;
+}
