@@ -7,6 +7,7 @@ import { listServicePages, ServiceNotFoundError } from '../../../shared/listing'
 import type { ServiceRecord } from '../../../shared/serviceRecord';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
 import { openApiSession, readRequestLimits } from '../../../shared/transport';
+import { GET_TOOL_DESCRIPTION, toolDescriptionProperty } from '../toolUse';
 
 const showForGet = { show: { resource: ['service'], operation: ['get'] } };
 
@@ -39,6 +40,7 @@ export const description: INodeProperties[] = [
 	},
 	{ ...simplifyProperty, displayOptions: showForGet },
 	{ ...requestOptionsProperty, displayOptions: showForGet },
+	toolDescriptionProperty('get', GET_TOOL_DESCRIPTION),
 ];
 
 /**
