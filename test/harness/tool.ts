@@ -8,6 +8,8 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { deepCopy, NodeConnectionTypes } from 'n8n-workflow';
+import fs from 'node:fs';
+import path from 'node:path';
 
 import { Services } from '../../nodes/Services/Services.node';
 import type { TestCredentials } from './workflow';
@@ -178,10 +180,14 @@ export async function runAgent(options: { tools: INode[]; calls: ToolCall[]; cre
 	return { ...json, serialized: result.serialized };
 }
 
-/** The $fromAI expressions the README shows for List and Get. */
-export const FROM_AI = {
-	status: "={{ $fromAI('status', 'Only services with this status, e.g. active or suspended; empty for any', 'string', '') }}",
-	search: "={{ $fromAI('search', 'Only services whose name or alias contains this text; empty for all', 'string', '') }}",
-	limit: "={{ $fromAI('limit', 'At most this many services', 'number', 50) }}",
-	serviceId: "={{ $fromAI('serviceId', 'The id_service of the service, as List returns it', 'string') }}",
-};
+/**
+ * The Services tool nodes of examples/mcp-server-services.json (the README's recipe: List with
+ * status, search and limit from $fromAI, Get with serviceId from $fromAI), by node name.
+ */
+export function exampleToolNode(name: 'List services' | 'Get service'): INode {
+	const file = path.join(__dirname, '..', '..', 'examples', 'mcp-server-services.json');
+	const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: INode[] };
+	const node = workflow.nodes.find((candidate) => candidate.name === name);
+	if (!node) throw new Error(`${file} has no node "${name}"`);
+	return { ...node, type: SERVICES_TOOL_TYPE };
+}

@@ -4,7 +4,7 @@ import { GET_TOOL_DESCRIPTION, LIST_TOOL_DESCRIPTION, TOOL_ANSWER_MAX_BYTES } fr
 import { Services } from '../../nodes/Services/Services.node';
 import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
 import { API_KEY, BASE_URL, credentials, expectedSimplified, sampleRecords } from '../harness/fixtures';
-import { FROM_AI, runAgent, servicesToolNode, toolVariant } from '../harness/tool';
+import { exampleToolNode, runAgent, servicesToolNode, toolVariant } from '../harness/tool';
 import { runNode, servicesNode } from '../harness/workflow';
 
 function listing(body: unknown, times = 1) {
@@ -15,16 +15,9 @@ function listing(body: unknown, times = 1) {
 		.reply(200, body as nock.Body);
 }
 
-/** List and Get as the README wires them: every filter, the Limit and the id from $fromAI. */
-const listTool = servicesToolNode('List services', {
-	operation: 'list',
-	limit: FROM_AI.limit,
-	filters: { status: FROM_AI.status, search: FROM_AI.search },
-});
-const getTool = servicesToolNode('Get service', {
-	operation: 'get',
-	serviceId: { __rl: true, mode: 'id', value: FROM_AI.serviceId },
-});
+/** List and Get as the README's example wires them: every filter, the Limit and the id from $fromAI. */
+const listTool = exampleToolNode('List services');
+const getTool = exampleToolNode('Get service');
 
 const parse = (outcome: { answer: string } | { error: string }) => {
 	if (!('answer' in outcome)) throw new Error(`expected an answer, got the error ${outcome.error}`);
