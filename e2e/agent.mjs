@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import { connectMcp, publishMcpWorkflow, resultText, startMcpN8n } from '../scripts/lib/mcp.mjs';
+import { simplify } from './workflows.mjs';
 
 const MOCK_COUNT = 7;
 const WRONG_KEY = 'agent-WRONG-key-3c9e1a77';
@@ -20,23 +21,6 @@ const ENDLESS_TIMEOUT_MS = 5000;
 /** "Within Timeout plus a few seconds": n8n's tool call, the client's round trip and a busy machine. */
 const ENDLESS_SLACK_MS = 6000;
 const TRANSPORTS = ['streamable', 'sse'];
-
-/** The simplified service, computed from the documented paths (independent of the package's code). */
-function simplified(record) {
-	const v = record.values?.values ?? {};
-	const c = v.service?.customize ?? {};
-	return {
-		id_service: record.id_service,
-		name: v.name ?? null,
-		alias: v.alias ?? null,
-		status: v.status ?? null,
-		os_id: c.OS?.id ?? null,
-		os_name: c.OS?.name ?? null,
-		vcores: c.specifications?.vcores ?? null,
-		ram_gb: c.specifications?.GB?.ram ?? null,
-		hd_gb: c.specifications?.GB?.hd ?? null,
-	};
-}
 
 /** A platform that answers 200 and then sends its JSON body one byte at a time, forever. */
 async function startEndlessPlatform() {
@@ -152,7 +136,7 @@ export async function runAgentGroup(t, { line, tarball, startMockApi, outDir }) 
 				const result = await client.callTool({ name: 'List_services', arguments: {} });
 				seen.push(JSON.stringify(result));
 				const answer = parseAnswer(result);
-				assert.deepEqual(answer, services.map(simplified));
+				assert.deepEqual(answer, services.map(simplify));
 				console.log(`      answer: ${Buffer.byteLength(resultText(result))} bytes for ${answer.length} services`);
 			});
 
@@ -160,7 +144,7 @@ export async function runAgentGroup(t, { line, tarball, startMockApi, outDir }) 
 				const status = services[1].values.values.status;
 				const result = await client.callTool({ name: 'List_services', arguments: { status: status.toUpperCase() } });
 				seen.push(JSON.stringify(result));
-				const expected = services.filter((s) => s.values.values.status === status).map(simplified);
+				const expected = services.filter((s) => s.values.values.status === status).map(simplify);
 				assert.ok(expected.length > 0 && expected.length < services.length, `status "${status}" picks some services`);
 				assert.deepEqual(parseAnswer(result), expected);
 			});
@@ -169,7 +153,7 @@ export async function runAgentGroup(t, { line, tarball, startMockApi, outDir }) 
 				const wanted = services[3];
 				const result = await client.callTool({ name: 'Get_service', arguments: { serviceId: wanted.id_service } });
 				seen.push(JSON.stringify(result));
-				assert.deepEqual(parseAnswer(result), [simplified(wanted)]);
+				assert.deepEqual(parseAnswer(result), [simplify(wanted)]);
 			});
 
 			await t.test(`${label}: tools/call Get_service with an unknown id is an error result naming it`, async () => {
@@ -177,6 +161,7 @@ export async function runAgentGroup(t, { line, tarball, startMockApi, outDir }) 
 				seen.push(JSON.stringify(result));
 				assert.equal(result.isError, true, `an error result: ${resultText(result).slice(0, 300)}`);
 				assert.match(resultText(result), /No service with id_service "srv-00000-unknown"/);
+				if (transport === TRANSPORTS[0]) console.log(`      error result: ${JSON.stringify(resultText(result))}`);
 			});
 		}
 
@@ -192,6 +177,7 @@ export async function runAgentGroup(t, { line, tarball, startMockApi, outDir }) 
 				seen.push(JSON.stringify(result));
 				assert.equal(result.isError, true, `an error result: ${resultText(result).slice(0, 300)}`);
 				assert.match(resultText(result), /The platform rejected the API key \(HTTP 401\)/);
+				console.log(`      error result: ${JSON.stringify(resultText(result))}`);
 			});
 			await t.test(`an endless body gives a bounded error result within Timeout (${ENDLESS_TIMEOUT_MS / 1000} s) + ${ENDLESS_SLACK_MS / 1000} s, and the session still answers`, async () => {
 				const t0 = Date.now();
