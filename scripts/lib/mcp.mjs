@@ -69,11 +69,11 @@ export function mcpWorkflow({ name, mcpPath, bearer, credential, tools }) {
 }
 
 /**
- * Creates the credentials over REST (as the editor saves them), then the workflow, and publishes it.
- * `credential`: { apiKey, baseUrl } of the platform; `tools[i].credential` the same for one tool.
- * Returns { endpoint, token, workflow }.
+ * Creates the credentials over REST (as the editor saves them), then the workflow, and publishes it
+ * (unless `activate` is false). `credential`: { apiKey, baseUrl } of the platform;
+ * `tools[i].credential` the same for one tool. Returns { endpoint, token, workflow }.
  */
-export async function publishMcpWorkflow(inst, { name, mcpPath, credential, tools, token = randomToken() }) {
+export async function publishMcpWorkflow(inst, { name, mcpPath, credential, tools, token = randomToken(), activate = true }) {
 	const bearer = await inst.createCredential({ name: `MCP bearer ${mcpPath}`, type: 'httpBearerAuth', data: { token } });
 	const made = new Map();
 	const serviceCredential = async (data) => {
@@ -84,7 +84,7 @@ export async function publishMcpWorkflow(inst, { name, mcpPath, credential, tool
 	const main = await serviceCredential(credential);
 	const resolvedTools = tools && (await Promise.all(tools.map(async (t) => ({ ...t, credential: t.credential ? await serviceCredential(t.credential) : main }))));
 	const workflow = await inst.createWorkflow(mcpWorkflow({ name, mcpPath, bearer, credential: main, tools: resolvedTools }));
-	await inst.activateWorkflow(workflow.id);
+	if (activate) await inst.activateWorkflow(workflow.id);
 	return { endpoint: `${inst.baseUrl}/mcp/${mcpPath}`, token, workflow };
 }
 
