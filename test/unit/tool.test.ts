@@ -138,7 +138,9 @@ describe('the Services node as an AI tool (through n8n-core createNodeAsTool)', 
 	test('Get with an unknown id is an error naming the id and how to find one', async () => {
 		listing(sampleRecords);
 		const { outcomes } = await runAgent({ tools: [getTool], calls: [{ tool: 'Get_service', args: { serviceId: 'srv-404' } }], credentials });
-		expect(outcomes[0]).toEqual({ error: expect.stringMatching(/No service with id_service "srv-404"[\s\S]*lists 4 service/) });
+		expect(outcomes[0]).toEqual({ error: expect.stringMatching(/No service with id_service "srv-404"[\s\S]*lists 4 service[\s\S]*call List \(search by name or alias\)/) });
+		// The editor's "From List" means nothing to a model.
+		expect((outcomes[0] as { error: string }).error).not.toContain('From List');
 	});
 
 	test('Get without an id is refused by the schema before anything is sent', async () => {
