@@ -17,6 +17,7 @@ import { ensureChromium } from '../scripts/lib/chromium.mjs';
 import { onCleanup } from '../scripts/lib/cleanup.mjs';
 import { N8nInstance, PACKAGE_NAME } from '../scripts/lib/n8n-instance.mjs';
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
+import { publishMcpWorkflow } from '../scripts/lib/mcp.mjs';
 
 const MOCK_COUNT = 7; // small enough that the output table shows every row without scrolling
 const WRONG_KEY = 'browser-WRONG-key-5d1e9c20';
@@ -25,7 +26,7 @@ const N8N1_REJECTED_TEXT = 'Authorization failed - please check your credentials
 const VIEWPORT = { width: 1440, height: 900 };
 const STEP_TIMEOUT_MS = 20_000;
 /** The README's pictures, as `runBrowserSteps` writes them when given `shots`. */
-export const SCREENSHOTS = ['node-creator.png', 'node-panel.png', 'credential-dialog.png', 'output-table.png', 'get-from-list.png', 'trigger-event.png'];
+export const SCREENSHOTS = ['node-creator.png', 'node-panel.png', 'credential-dialog.png', 'output-table.png', 'get-from-list.png', 'trigger-event.png', 'mcp-canvas.png', 'mcp-tool-panel.png'];
 
 /** The texts a user must see, read from the packed credential (its notice and its 401 test rule). */
 export function credentialTexts(packageDir) {
@@ -297,6 +298,24 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		assert.equal(rows.count, 1, `one event item (headers: ${rows.headers.join(', ')})`);
 		assert.ok(rows.headers.includes('event'), `the item is an event (headers: ${rows.headers.join(', ')})`);
 		await shot(ndv, 'trigger-event.png');
+	});
+
+	await named('MCP Server Trigger with the List and Get tools on the canvas; the List tool panel shows $fromAI and its Tool Description', async () => {
+		await inst.login();
+		const { workflow } = await publishMcpWorkflow(inst, { mcpPath: `browser-mcp-${line}`, credential: { apiKey: mock.apiKey, baseUrl: mock.url }, activate: false });
+		page.once('dialog', (d) => d.accept().catch(() => {}));
+		await page.goto(`${inst.baseUrl}/workflow/${workflow.id}`);
+		const nodes = page.getByTestId('canvas-node');
+		for (const name of ['MCP Server Trigger', 'List services', 'Get service']) await nodes.filter({ hasText: name }).first().waitFor();
+		await shot(page.locator('body'), 'mcp-canvas.png');
+		await nodes.filter({ hasText: 'List services' }).first().dblclick();
+		const parameters = ndv.getByTestId('node-parameters');
+		await parameters.waitFor();
+		const text = await parameters.innerText();
+		assert.match(text, /Tool Description/, 'the tool panel shows its Tool Description');
+		assert.match(text, /Defined automatically by the model|\$fromAI/, 'Limit, Status and Search are left to the model');
+		await shot(ndv, 'mcp-tool-panel.png');
+		await closePanel(page);
 	});
 
 	return { timings };

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { startQueueCluster, webhookListWorkflow, DURABLE_POLLING_ENV } from '../scripts/lib/queue-cluster.mjs';
 import { nodeItems, workflowError } from '../scripts/lib/n8n-instance.mjs';
+import { connectMcp, publishMcpWorkflow, resultText } from '../scripts/lib/mcp.mjs';
 import { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_TYPE, simplify, triggerWorkflow } from './workflows.mjs';
 
 const BURST = 40;
@@ -160,6 +161,28 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		assert.ok(!JSON.stringify(done.result).includes(BAD_KEY), 'the key is in the execution data');
 		assert.equal(whoRan(cluster)[String(ex.id)]?.length, 1, 'it ran on a worker');
 		await main.deactivateWorkflow(wf.id);
+	});
+
+	// ---- the MCP Server Trigger (issue 15): in queue mode the main hands each tool call to a worker ---
+	await t.test('MCP Server Trigger on the main: a tools/call of the List tool runs as an execution on a worker and answers the MCP client', async () => {
+		const t0 = Date.now();
+		const mcp = await publishMcpWorkflow(main, { mcpPath: 'queue-mcp', credential: { apiKey: mock.list.apiKey, baseUrl: mock.list.url } });
+		const { client, close } = await connectMcp(mcp.endpoint, { token: mcp.token });
+		try {
+			const result = await client.callTool({ name: 'List_services', arguments: { limit: 100 } }, undefined, { timeout: 60_000 });
+			assert.ok(!result.isError, `an answer, not an error result: ${resultText(result).slice(0, 300)}`);
+			assert.deepEqual(JSON.parse(resultText(result)), mock.list.getServices().map(simplify));
+		} finally {
+			await close();
+		}
+		const [ex] = await waitUntil('the tool call\'s execution', async () => {
+			const e = await allExecutions(main, mcp.workflow.id);
+			return e.length ? e : null;
+		}, { timeoutMs: 30_000 });
+		assert.equal(whoRan(cluster)[String(ex.id)]?.length, 1, `execution ${ex.id} ran on a worker`);
+		await main.deactivateWorkflow(mcp.workflow.id);
+		report.mcp = { seconds: (Date.now() - t0) / 1000, worker: whoRan(cluster)[String(ex.id)][0] };
+		log(`    MCP tools/call through the queue in ${report.mcp.seconds.toFixed(1)} s; execution ${ex.id} on ${report.mcp.worker}`);
 	});
 
 	// ---- a worker SIGKILLed mid-run -------------------------------------------------------------------

@@ -20,6 +20,7 @@ import { Suite } from './harness.mjs';
 import { LINE_GROUPS, runLineSuite } from './suite.mjs';
 import { runBrowserGroup } from './browser.mjs';
 import { runQueueSuite } from './queue.mjs';
+import { runAgentGroup } from './agent.mjs';
 
 /**
  * The e2e suites. Each runs once per n8n line it supports (`lines`, of those --n8n asks for), as a
@@ -34,6 +35,8 @@ const SUITES = [
 	{ name: 'browser', label: (version) => `browser, n8n ${version}`, groups: [], lines: [2, 1], run: runBrowserGroup },
 	// n8n 2.x queue mode: Redis, PostgreSQL 15, a main and two workers of its own (issue 12).
 	{ name: 'queue', label: (version) => `n8n ${version} queue mode`, groups: ['queue'], lines: [2], run: runQueueSuite },
+	// The Services tools behind n8n's MCP Server Trigger, called by the official MCP client (issue 15).
+	{ name: 'agent', label: (version) => `agent, n8n ${version}`, groups: ['agent'], lines: [2, 1], run: runAgentGroup },
 ];
 
 const selected = (suite, only) => !only || only.test(suite.name) || suite.groups.some((g) => only.test(g));

@@ -7,6 +7,7 @@ import { listServicePages, ServiceNotFoundError } from '../../../shared/listing'
 import type { ServiceRecord } from '../../../shared/serviceRecord';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
 import { openApiSession, readRequestLimits } from '../../../shared/transport';
+import { GET_TOOL_DESCRIPTION, isToolUse, toolDescriptionProperty } from '../toolUse';
 
 const showForGet = { show: { resource: ['service'], operation: ['get'] } };
 
@@ -39,6 +40,7 @@ export const description: INodeProperties[] = [
 	},
 	{ ...simplifyProperty, displayOptions: showForGet },
 	{ ...requestOptionsProperty, displayOptions: showForGet },
+	toolDescriptionProperty('get', GET_TOOL_DESCRIPTION),
 ];
 
 /**
@@ -68,7 +70,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				`The platform lists ${listed} service(s) and none has this id` +
 					(otherCase === undefined ? '. ' : `; "${clip(otherCase, 80)}" differs only in upper/lower case. `) +
 					'Check the ID (it is the id_service field of a List result, e.g. srv-10014, compared exactly), ' +
-					'or choose "From List" to pick the service by name, and check the credential is for the account that owns it.',
+					(isToolUse(this)
+						? 'or call List (search by name or alias) to find it, '
+						: 'or choose "From List" to pick the service by name, ') +
+					'and check the credential is for the account that owns it.',
 			),
 		);
 	}
