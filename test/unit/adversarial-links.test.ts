@@ -170,7 +170,7 @@ describe('next links that carry user:password@', () => {
 	test('a same-origin redirect to user:pass@ is refused the same way', async () => {
 		let apiPort = 0;
 		const api = await startLocalServer({
-			handler: (req, res) => {
+			handler: (_req, res) => {
 				res.writeHead(307, { location: `http://mallory:secret@127.0.0.1:${apiPort}${LISTING_PATH}?page=2` });
 				res.end();
 			},
