@@ -115,8 +115,10 @@ export function runNpm(args, { env, ...options } = {}) {
 	return run(cmd, [...pre, ...args], { ...options, env: childEnv(env), label: `npm ${args[0] ?? ''}` });
 }
 
-/** A free TCP port on 127.0.0.1 (the OS picks; closed again before use). */
-export function freePort() {
+/** Ports this process handed out: a port is closed again before its user binds it, so the OS may offer it twice. */
+const handedOutPorts = new Set();
+
+function osFreePort() {
 	return new Promise((resolve, reject) => {
 		const srv = net.createServer();
 		srv.unref();
@@ -126,6 +128,22 @@ export function freePort() {
 			srv.close(() => resolve(port));
 		});
 	});
+}
+
+/**
+ * A free TCP port on 127.0.0.1 (the OS picks; closed again before use), never one this process
+ * handed out before: two instances started in a row (main and worker, n8n and its broker) got the
+ * same port once and one of them failed to listen.
+ */
+export async function freePort() {
+	for (let attempt = 0; attempt < 50; attempt++) {
+		const port = await osFreePort();
+		if (!handedOutPorts.has(port)) {
+			handedOutPorts.add(port);
+			return port;
+		}
+	}
+	throw new Error('freePort: the OS kept offering ports this run already uses');
 }
 
 /** Whether `port` on 127.0.0.1 can be listened on right now. */
