@@ -10,10 +10,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/descriptions';
 import { parseServiceFilters } from '../shared/filters';
 import { fetchServiceRecords } from '../shared/listing';
-import { DescribedError, toNodeError } from '../shared/errors';
+import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
 import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
-import { holdForConfirmation, MAX_STORED_SERVICES, readSnapshot, TriggerStateError, writeSnapshot } from './state';
+import { checkWatchable, holdForConfirmation, MAX_STORED_SERVICES, readSnapshot, TriggerStateError, writeSnapshot } from './state';
 import type { ServiceSnapshot } from './state';
 
 export class ServicesTrigger implements INodeType {
@@ -122,7 +122,7 @@ export class ServicesTrigger implements INodeType {
 		const manual = this.getMode() === 'manual';
 		const stored = asNodeError(() => readStoredSnapshot(this, staticData, credentialId, { manual }));
 		const detectedAt = new Date().toISOString();
-		if (records.length > MAX_STORED_SERVICES) asNodeError(() => refuseTooMany(records.length));
+		asNodeError(() => checkWatchable(records.length, MAX_STORED_SERVICES));
 
 		if (manual) {
 			const testEvent = asNodeError(() => buildTestEvent(stored, records, { events, filters }));
@@ -164,12 +164,4 @@ function readStoredSnapshot(
 		if (!manual) context.logger.warn(`Services Trigger "${context.getNode().name}": ${error.message}. ${error.description}`);
 		return undefined;
 	}
-}
-
-/** The trigger remembers every listed service; past MAX_STORED_SERVICES its state would be refused as damaged. */
-function refuseTooMany(count: number): never {
-	throw new DescribedError(
-		`The account lists ${count.toLocaleString('en-US')} services, more than the ${MAX_STORED_SERVICES.toLocaleString('en-US')} the trigger can watch`,
-		'The trigger remembers every listed service between polls (filters only choose which events are reported), and a list this long would not fit in the workflow\'s static data. Use a schedule with the Services node\'s List operation and filters instead.',
-	);
 }

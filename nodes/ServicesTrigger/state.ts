@@ -151,6 +151,15 @@ function describeValue(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
+/** The trigger remembers every listed service (filters only choose events); past MAX_STORED_SERVICES its state would be refused as damaged. */
+export function checkWatchable(count: number, max = MAX_STORED_SERVICES): void {
+	if (count <= max) return;
+	throw new DescribedError(
+		`The account lists ${count.toLocaleString('en-US')} services, more than the ${max.toLocaleString('en-US')} the trigger can watch`,
+		"The trigger remembers every listed service between polls (filters only choose which events are reported), and a list this long would not fit in the workflow's static data. Use a schedule with the Services node's List operation and filters instead.",
+	);
+}
+
 /** Replaces the stored snapshot in place (n8n tracks changes on the object it handed out). */
 export function writeSnapshot(staticData: IDataObject, snapshot: ServiceSnapshot, credentialId: string | null): void {
 	staticData.stateVersion = STATE_VERSION;

@@ -12,7 +12,7 @@
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { MAX_STORED_SERVICES, STATE_VERSION } from '../../nodes/ServicesTrigger/state';
+import { checkWatchable, MAX_STORED_SERVICES, STATE_VERSION } from '../../nodes/ServicesTrigger/state';
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
@@ -219,6 +219,8 @@ describe('a huge state', () => {
 		expect(tick.error?.message).toBe('The account lists 6 services, more than the 5 the trigger can watch');
 		expect((tick.error as { description?: string }).description).toMatch(/Use a schedule with the Services node's List operation and filters instead/);
 		expect(tick.staticData[STATE_KEY]).toEqual(GOOD_STATE);
+		expect(() => checkWatchable(1_000_001)).toThrow('The account lists 1,000,001 services, more than the 1,000,000 the trigger can watch');
+		expect(() => checkWatchable(1_000_000)).not.toThrow();
 		listing = listing.slice(0, 5);
 		expect(events(await trigger.tick())).toEqual([
 			['created', 'srv-4'],
