@@ -11,8 +11,8 @@ import type { IDataObject } from 'n8n-workflow';
 const listingsByRun = new WeakMap<object, Map<string, Promise<IDataObject[]>>>();
 
 /**
- * The listing for `key` in this run: read by `read` the first time, then shared. Each caller gets its
- * own deep copy of every item, so a later node changing one item's JSON cannot change another's.
+ * The listing for `key` in this run: read by `read` the first time, then shared. Every other caller
+ * gets its own deep copy of every item, so a later node changing one item's JSON cannot change another's.
  */
 export async function readOncePerRun(
 	run: object,
@@ -23,13 +23,17 @@ export async function readOncePerRun(
 	let listings = listingsByRun.get(run);
 	if (listings === undefined) listingsByRun.set(run, (listings = new Map()));
 	let listing = listings.get(key);
+	// The item that reads the listing gets it as read: nothing changes it while this node runs, so
+	// the copies the others get are of the listing as read, and one listing costs no more memory than before.
+	const first = listing === undefined;
 	if (listing === undefined) {
 		listing = read();
 		listings.set(key, listing);
 	}
 	try {
+		const items = await listing;
 		// A JSON round trip: the records came from JSON, and JSON.parse keeps a "__proto__" key as data.
-		return (await listing).map((json) => JSON.parse(JSON.stringify(json)) as IDataObject);
+		return first ? items : items.map((json) => JSON.parse(JSON.stringify(json)) as IDataObject);
 	} catch (error) {
 		throw forItem(error, itemIndex);
 	}
