@@ -23,7 +23,8 @@
 //    each in a fresh process of this script (mode `memory`; median of --memory-runs), the state
 //    handed over on stdin as n8n would load it from its database.
 // Human-readable lines go to stderr, one JSON line to stdout (for bench/run.mjs). Temporary files
-// (n8n's user folder) go under $TMPDIR and are removed on exit.
+// (n8n's user folder) go under $TMPDIR and are removed on exit. With --url the mock is left serving
+// B. Where the time goes: `node --cpu-prof --cpu-prof-dir=<dir> bench/trigger.mjs --memory-runs 0`.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
