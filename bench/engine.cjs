@@ -1,7 +1,8 @@
 'use strict';
 // Runs the built Services node (dist/) through n8n-core's real WorkflowExecute with the shared
 // engine (scripts/lib/engine.cjs), so the benchmark measures the compiled package as n8n loads it
-// (no ts-jest, no TypeScript at run time). The peer: the same listing through n8n's own HTTP Request
+// (no ts-jest, no TypeScript at run time); the built Services Trigger likewise through n8n-core's
+// PollTriggerExecutor (bench/trigger.mjs). The peer: the same listing through n8n's own HTTP Request
 // (this credential as predefined credential type) and Split Out nodes, from the n8n-nodes-base of
 // the installed n8n runtime, in the same engine.
 //
@@ -12,12 +13,14 @@ const path = require('node:path');
 const { createEngine } = require('../scripts/lib/engine.cjs');
 const root = path.resolve(__dirname, '..');
 const { Services } = require(path.join(root, 'dist/nodes/Services/Services.node.js'));
+const { ServicesTrigger } = require(path.join(root, 'dist/nodes/ServicesTrigger/ServicesTrigger.node.js'));
 const { ServicePlatformApi } = require(path.join(root, 'dist/credentials/ServicePlatformApi.credentials.js'));
 
 const NODE_TYPE = 'n8n-nodes-service-platform.services';
+const TRIGGER_TYPE = 'n8n-nodes-service-platform.servicesTrigger';
 const CREDENTIAL = { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } };
 const engine = createEngine({
-  nodeTypes: { [NODE_TYPE]: new Services() },
+  nodeTypes: { [NODE_TYPE]: new Services(), [TRIGGER_TYPE]: new ServicesTrigger() },
   credentialTypes: { servicePlatformApi: new ServicePlatformApi() },
 });
 
@@ -67,4 +70,29 @@ async function runPeer({ baseUrl, apiKey, nodesBaseDir }) {
   return items;
 }
 
-module.exports = { runList, runPeer };
+// The Services Trigger with every event and its defaults (Simplify on, no filters).
+const trigger = node(
+  'Services Trigger',
+  TRIGGER_TYPE,
+  1,
+  { events: ['created', 'statusChanged', 'specsChanged', 'removed'], simplify: true },
+  CREDENTIAL,
+);
+
+/**
+ * A workflow with only the Services Trigger, as n8n holds an active one: its static data (the
+ * trigger's remembered services; `staticData` as loaded from the database, or none) lives on in
+ * it from poll to poll.
+ */
+function triggerWorkflow(staticData) {
+  return engine.createWorkflow([trigger], staticData);
+}
+
+/** One scheduled poll of the trigger of `workflow`. Resolves with the emitted items, or null when nothing changed. */
+async function pollTrigger({ workflow, baseUrl, apiKey }) {
+  const { emitted, error } = await engine.poll({ workflow, node: trigger, credentials: { apiKey, baseUrl } });
+  if (error) throw Object.assign(new Error(`Services Trigger poll failed: ${error.message}`), { nodeError: error });
+  return emitted === null ? null : emitted[0];
+}
+
+module.exports = { runList, runPeer, triggerWorkflow, pollTrigger };

@@ -1,10 +1,12 @@
 'use strict';
 // Runs nodes through n8n-core's real WorkflowExecute, the way a manual execution runs them (n8n's
-// own node-test harness, which is not published, re-done small). Plain CommonJS so that the jest
+// own node-test harness, which is not published, re-done small), and polling triggers through
+// n8n-core's PollTriggerExecutor, the way an active workflow polls. Plain CommonJS so that the jest
 // tests (TypeScript sources, via test/harness/workflow.ts) and the benchmark (the built dist/, via
 // bench/engine.cjs) share one copy.
 
-const { ExecutionLifecycleHooks, WorkflowExecute } = require('n8n-core');
+const { Container } = require('@n8n/di');
+const { ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, WorkflowExecute } = require('n8n-core');
 const { createRunExecutionData, ICredentialsHelper, NodeHelpers, Workflow } = require('n8n-workflow');
 
 /**
@@ -198,7 +200,39 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
     return failed && !result.error ? { ...result, error: failed } : result;
   }
 
-  return { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, runNode, runChain };
+  /**
+   * One scheduled poll of the polling trigger `node` of `workflow`, as an active workflow runs it:
+   * n8n-core's PollTriggerExecutor with a real PollContext, so the node's static data lives on in
+   * `workflow` between polls. `activation`: the poll n8n runs while activating (its error is thrown
+   * to the activating user instead of reported). Resolves { emitted, error }: what the poll handed
+   * to `__emit` (null when nothing) and the error n8n received through `__emitError`, if any.
+   */
+  async function poll({ workflow, node, credentials, activation = false, pollBudgetMs }) {
+    const additionalData = createAdditionalData(credentials, createHooks('trigger', node));
+    let emitted = null;
+    let error;
+    const pollFunctions = new PollContext(
+      workflow,
+      node,
+      additionalData,
+      'trigger',
+      activation ? 'activate' : 'update',
+      (data) => {
+        emitted = data;
+      },
+      (reported) => {
+        error = reported;
+      },
+      undefined,
+      undefined,
+      undefined,
+      pollBudgetMs === undefined ? undefined : () => pollBudgetMs,
+    );
+    await Container.get(PollTriggerExecutor).create(workflow, node, pollFunctions, () => true)(activation);
+    return { emitted, error };
+  }
+
+  return { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, runNode, runChain, poll };
 }
 
 module.exports = { createEngine, TestCredentialsHelper };

@@ -59,6 +59,15 @@ export interface Engine {
 	runNode(options: { node: INode; credentials?: IDataObject; inputItems?: IDataObject[] }): Promise<NodeRunResult>;
 	/** `nodes` connected in order, one manual execution; the last node's items. */
 	runChain(options: { nodes: INode[]; credentials?: IDataObject; inputItems?: IDataObject[] }): Promise<NodeRunResult>;
+	/** One scheduled poll of a polling trigger through n8n-core's PollTriggerExecutor. */
+	poll(options: {
+		workflow: Workflow;
+		node: INode;
+		credentials?: IDataObject;
+		/** The poll n8n runs while activating: its error is thrown instead of reported. */
+		activation?: boolean;
+		pollBudgetMs?: number;
+	}): Promise<{ emitted: INodeExecutionData[][] | null; error?: Error }>;
 }
 
 export declare function createEngine(options: {

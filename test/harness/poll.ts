@@ -5,12 +5,10 @@
  * the emitted items fed to WorkflowExecute as the trigger node's data in mode "trigger" (what
  * n8n's workflow runner does with them).
  */
-import { Container } from '@n8n/di';
-import { PollContext, PollTriggerExecutor } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, Workflow, WorkflowActivateMode } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, Workflow } from 'n8n-workflow';
 
 import type { TestCredentials } from './workflow';
-import { createAdditionalData, createHooks, createWorkflow, execute } from './workflow';
+import { createWorkflow, execute, poll } from './workflow';
 
 export interface PollTickResult {
 	/** What the poll handed to `__emit` (one array per output), or null when it emitted nothing. */
@@ -40,30 +38,7 @@ export class ActivePoller {
 	}
 
 	async tick({ activation = false, pollBudgetMs }: { activation?: boolean; pollBudgetMs?: number } = {}): Promise<PollTickResult> {
-		const hooks = createHooks('trigger', this.node);
-		const additionalData = createAdditionalData(this.credentials, hooks);
-		let emitted: INodeExecutionData[][] | null = null;
-		let error: Error | undefined;
-		const activateMode: WorkflowActivateMode = activation ? 'activate' : 'update';
-		const pollFunctions = new PollContext(
-			this.workflow,
-			this.node,
-			additionalData,
-			'trigger',
-			activateMode,
-			(data) => {
-				emitted = data;
-			},
-			(reported) => {
-				error = reported;
-			},
-			undefined,
-			undefined,
-			undefined,
-			pollBudgetMs === undefined ? undefined : () => pollBudgetMs,
-		);
-		const execute = Container.get(PollTriggerExecutor).create(this.workflow, this.node, pollFunctions, () => true);
-		await execute(activation);
+		const { emitted, error } = await poll({ workflow: this.workflow, node: this.node, credentials: this.credentials, activation, pollBudgetMs });
 		const executionItems = emitted ? await this.runEmitted(emitted) : [];
 		return { emitted, error, executionItems, staticData: this.staticData() };
 	}

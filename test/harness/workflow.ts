@@ -16,7 +16,7 @@ const engine = createEngine({
 	credentialTypes: { servicePlatformApi: new ServicePlatformApi() },
 });
 
-export const { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute } = engine;
+export const { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, poll } = engine;
 
 export interface TestCredentials extends IDataObject {
 	apiKey: string;

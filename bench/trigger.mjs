@@ -1,0 +1,340 @@
+#!/usr/bin/env node
+// The Services Trigger at scale (issue 16): what one poll costs over a large account, against the
+// List operation (raw) over the same listing, measured in the same process.
+//
+//   node bench/trigger.mjs [--size 100000] [--changed 0.01] [--rounds 3] [--memory-runs 3]
+//                          [--url <mock url> --key <its API key>]
+//
+// 1. Measures the built package (dist/, so run `npm run build` first) through n8n-core: the poll
+//    through PollTriggerExecutor with the workflow's static data living on between polls, as in an
+//    active workflow; List raw through WorkflowExecute (both via bench/engine.cjs).
+// 2. The mock API (scripts/lib/mock-api/, via bench/server.mjs in a process of its own on
+//    127.0.0.1, stopped on exit; or the one at --url, whose records this script replaces) serves
+//    --size generated records (A). In each round a fresh workflow's first poll records A (the
+//    baseline, untimed); then the mock serves B, the same records with --changed of them changed
+//    (in turn the status, the RAM, the name: two of three give an event), and three timed runs
+//    follow, their order rotated per round: the poll over B (events for the changes), a second poll
+//    (nothing changed) and List raw over B. A warm-up round comes first and is not counted.
+// 3. Ratios are paired (each poll over the List raw of its own round, robust to load that drifts)
+//    and the median over --rounds is the figure. Target: the poll with changes <= 1.5x List raw.
+// 4. State: the JSON size of the workflow's static data after the baseline, per service (what n8n
+//    stores in its database for the trigger), and the time to serialise it as n8n saves it.
+// 5. Peak memory: the RSS high-water growth of the poll with changes (and, for scale, of List raw),
+//    each in a fresh process of this script (mode `memory`; median of --memory-runs), the state
+//    handed over on stdin as n8n would load it from its database.
+// Human-readable lines go to stderr, one JSON line to stdout (for bench/run.mjs). Temporary files
+// (n8n's user folder) go under $TMPDIR and are removed on exit. With --url the mock is left serving
+// B. Where the time goes: `node --cpu-prof --cpu-prof-dir=<dir> bench/trigger.mjs --memory-runs 0`.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+import { runMain } from '../scripts/lib/cleanup.mjs';
+import { generateServices, startMockApi } from '../scripts/lib/mock.mjs';
+import { makeTempDir, run, startProcess } from '../scripts/lib/process.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const script = fileURLToPath(import.meta.url);
+const TARGET = 1.5;
+const SEED = 1;
+
+const { positionals, values: args } = parseArgs({
+	allowPositionals: true,
+	options: {
+		size: { type: 'string', default: '100000' },
+		changed: { type: 'string', default: '0.01' },
+		rounds: { type: 'string', default: '3' },
+		'memory-runs': { type: 'string', default: '3' },
+		url: { type: 'string' },
+		key: { type: 'string' },
+		variant: { type: 'string' }, // mode `memory`: poll1pct or listRaw
+		help: { type: 'boolean', short: 'h', default: false },
+	},
+});
+if (args.help) {
+	const header = readFileSync(script, 'utf8').split('\n').slice(1);
+	process.stderr.write(`${header.slice(0, header.findIndex((line) => !line.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n')}\n`);
+	process.exit(0);
+}
+const size = Number(args.size);
+const changedShare = Number(args.changed);
+const rounds = Number(args.rounds);
+const memoryRuns = Number(args['memory-runs']);
+const changedCount = Math.round(size * changedShare);
+if (!(Number.isInteger(size) && size > 0) || !(changedCount >= 1 && changedCount <= size) || !(rounds >= 1) || !(memoryRuns >= 0)) {
+	process.stderr.write('trigger.mjs: --size must be a whole number > 0, --changed a share (0..1] leaving at least one service changed, --rounds >= 1, --memory-runs >= 0\n');
+	process.exit(2);
+}
+if (Boolean(args.url) !== Boolean(args.key)) {
+	process.stderr.write('trigger.mjs: give --url and --key together (or neither, to start a mock)\n');
+	process.exit(2);
+}
+
+// n8n-core writes $N8N_USER_FOLDER/.n8n/config on every execution: keep it out of ~/.n8n.
+process.env.N8N_USER_FOLDER = makeTempDir('n8n-trigger-bench-');
+process.env.N8N_LOG_LEVEL = 'silent';
+process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+const require = createRequire(import.meta.url);
+const { runList, triggerWorkflow, pollTrigger } = require('./engine.cjs');
+
+// A full collection before each timed run (and before a memory measure), without needing
+// `node --expose-gc` from the caller.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
+
+const progress = (line) => process.stderr.write(`trigger-bench: ${line}\n`);
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const round2 = (value) => Math.round(value * 100) / 100;
+const mb = (bytes) => round2(bytes / 1024 / 1024);
+const thousands = (value) => Math.round(value).toLocaleString('en-US');
+const readLoadavg = () => {
+	try {
+		return readFileSync('/proc/loadavg', 'utf8').trim();
+	} catch {
+		return os.loadavg().map((value) => value.toFixed(2)).join(' ');
+	}
+};
+
+// ---- the listings ---------------------------------------------------------------------------------
+
+/**
+ * B: the generated records with `changedCount` of them, spread evenly, changed in turn in status
+ * (statusChanged), RAM (specsChanged) or name (remembered, no event). Returns the body to serve and
+ * how many events a poll that saw A before must emit.
+ */
+function changedListing() {
+	const records = generateServices(size, SEED);
+	const step = size / changedCount;
+	let events = 0;
+	for (let k = 0; k < changedCount; k++) {
+		const data = records[Math.floor(k * step)].values.values;
+		if (k % 3 === 0) data.status = data.status === 'active' ? 'suspended' : 'active';
+		else if (k % 3 === 1) data.service.customize.specifications.GB.ram *= 2;
+		else data.name = `${data.name}-renamed`;
+		if (k % 3 !== 2) events++;
+	}
+	return { body: JSON.stringify(records), events };
+}
+
+/** The mock's admin API (scripts/lib/mock-api/admin.cjs); a HEAD fills its body cache, so no timed run pays for serialising. */
+async function admin(mock, method, route, body) {
+	const response = await fetch(`${mock.url}/__mock/${route}`, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		...(body !== undefined && { body }),
+	});
+	if (!response.ok) throw new Error(`mock ${method} /__mock/${route}: HTTP ${response.status} ${await response.text()}`);
+	await response.arrayBuffer();
+	const prime = await fetch(`${mock.url}/v2026/services`, { method: 'HEAD', headers: { authorization: `Bearer ${mock.apiKey}` } });
+	if (!prime.ok) throw new Error(`mock listing: HTTP ${prime.status} (is --key the mock's key?)`);
+}
+const serveA = (mock) => admin(mock, 'POST', 'generate', JSON.stringify({ count: size, seed: SEED }));
+const serveB = (mock, body) => admin(mock, 'PUT', 'services', body);
+
+/** The mock of bench/server.mjs (its plain-array listing), in a process of its own; or the caller's. */
+async function startMock() {
+	if (args.url) return { url: args.url.replace(/\/+$/, ''), apiKey: args.key, stop: () => {} };
+	const { child } = startProcess(process.execPath, [join(root, 'bench/server.mjs')], { cwd: root, env: process.env, label: 'trigger bench mock' });
+	child.stderr.pipe(process.stderr);
+	const first = await new Promise((resolve, reject) => {
+		createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
+		child.once('exit', (code) => reject(new Error(`bench/server.mjs exited (${code})`)));
+	});
+	return { url: first.urls.main, apiKey: first.apiKey, stop: () => child.stdin.end() };
+}
+
+function expectItems(what, items, expected) {
+	const count = items === null ? null : items.length;
+	if (count !== expected) throw new Error(`${what}: expected ${expected ?? 'nothing'} item(s), got ${count ?? 'nothing'}`);
+}
+
+// ---- timing (this process) ------------------------------------------------------------------------
+
+async function timed(run) {
+	gc();
+	const started = performance.now();
+	const result = await run();
+	return { ms: performance.now() - started, result };
+}
+
+/**
+ * One round: the baseline poll over A in a fresh workflow (untimed), then over B, in an order that
+ * rotates with `index`, List raw and the two polls (the poll with nothing changed right after the
+ * one with the changes). Returns the times and the static data of the baseline as JSON.
+ */
+async function runRound(mock, bodyB, expectedEvents, index) {
+	const credentials = { baseUrl: mock.url, apiKey: mock.apiKey };
+	await serveA(mock);
+	const workflow = triggerWorkflow(undefined);
+	expectItems('baseline poll', await pollTrigger({ workflow, ...credentials }), null);
+	const stateJson = JSON.stringify(workflow.staticData);
+	await serveB(mock, bodyB);
+	const times = {};
+	const steps = {
+		listRaw: async () => {
+			const { ms, result } = await timed(() => runList({ ...credentials, simplify: false }));
+			expectItems('List raw', result, size);
+			times.listRawMs = ms;
+		},
+		poll1pct: async () => {
+			const { ms, result } = await timed(() => pollTrigger({ workflow, ...credentials }));
+			expectItems('poll with changes', result, expectedEvents);
+			times.poll1pctMs = ms;
+			// What n8n does with the static data after the execution this poll starts: save it as JSON.
+			times.stateSaveMs = (await timed(async () => JSON.stringify(workflow.staticData))).ms;
+		},
+		pollNothing: async () => {
+			const { ms, result } = await timed(() => pollTrigger({ workflow, ...credentials }));
+			expectItems('poll with nothing changed', result, null);
+			times.pollNothingMs = ms;
+		},
+	};
+	// List raw first, between the two polls, or last.
+	const order = ['poll1pct', 'pollNothing'];
+	order.splice(index % 3, 0, 'listRaw');
+	for (const step of order) await steps[step]();
+	return { times, stateJson };
+}
+
+// ---- memory (a fresh process per measure) ---------------------------------------------------------
+
+async function readStdin() {
+	const chunks = [];
+	for await (const chunk of process.stdin) chunks.push(chunk);
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Mode `memory`: RSS high-water growth of one poll with changes (state on stdin) or one List raw. */
+async function memoryChild() {
+	const variant = args.variant;
+	if (variant !== 'poll1pct' && variant !== 'listRaw') throw new Error(`memory: unknown --variant ${variant}`);
+	const credentials = { baseUrl: args.url, apiKey: args.key };
+	// Warm the same code paths on 20 records of a mock in this process: modules loaded and compiled, little memory used.
+	const small = await startMockApi({ count: 20, seed: 2 });
+	const smallCredentials = { baseUrl: small.url, apiKey: small.apiKey };
+	const warm = triggerWorkflow(undefined);
+	for (let i = 0; i < 2; i++) {
+		await pollTrigger({ workflow: warm, ...smallCredentials });
+		await runList({ ...smallCredentials, simplify: false });
+	}
+	await small.close();
+	const workflow = variant === 'poll1pct' ? triggerWorkflow(JSON.parse(await readStdin())) : undefined;
+	gc();
+	gc();
+	const rssBefore = process.memoryUsage().rss;
+	const maxRssBefore = process.resourceUsage().maxRSS * 1024;
+	const items = variant === 'poll1pct' ? await pollTrigger({ workflow, ...credentials }) : await runList({ ...credentials, simplify: false });
+	const maxRssAfter = process.resourceUsage().maxRSS * 1024;
+	if (items === null || items.length === 0) throw new Error(`memory ${variant}: nothing came out`);
+	return {
+		variant,
+		/** High-water mark of the process RSS during the run, minus RSS right before it. */
+		peakRssGrowth: maxRssAfter - rssBefore,
+		/** True when the run did not raise the process high-water mark (growth is then an upper bound). */
+		peakRssIsUpperBound: maxRssAfter <= maxRssBefore,
+	};
+}
+
+async function measureMemory(mock, variant, stateJson) {
+	const child = await run(
+		process.execPath,
+		[script, 'memory', '--variant', variant, '--url', mock.url, '--key', mock.apiKey, '--size', String(size)],
+		{ cwd: root, env: process.env, input: variant === 'poll1pct' ? stateJson : '', label: `trigger bench memory ${variant}` },
+	);
+	if (child.code !== 0) throw new Error(`memory child (${variant}) failed (${child.signal ?? child.code}):\n${child.stderr}`);
+	const lines = child.stdout.trim().split('\n');
+	return JSON.parse(lines[lines.length - 1]);
+}
+
+// ---- main -----------------------------------------------------------------------------------------
+
+async function main() {
+	const loadavgAtStart = readLoadavg();
+	progress(`${thousands(size)} services, ${thousands(changedCount)} changed, ${rounds} round(s) + 1 warm-up; load average ${loadavgAtStart}`);
+	const mock = await startMock();
+	try {
+		const { body: bodyB, events: expectedEvents } = changedListing();
+		const perRound = [];
+		let stateJson;
+		for (let index = 0; index <= rounds; index++) {
+			const { times, stateJson: state } = await runRound(mock, bodyB, expectedEvents, index);
+			stateJson ??= state;
+			if (index === 0) {
+				progress(`warm-up: List raw ${times.listRawMs.toFixed(0)} ms, poll ${times.poll1pctMs.toFixed(0)} ms (not counted)`);
+				continue;
+			}
+			const row = {
+				round: index,
+				listRawMs: round2(times.listRawMs),
+				poll1pctMs: round2(times.poll1pctMs),
+				pollNothingMs: round2(times.pollNothingMs),
+				stateSaveMs: round2(times.stateSaveMs),
+				ratio1pct: round2(times.poll1pctMs / times.listRawMs),
+				ratioNothing: round2(times.pollNothingMs / times.listRawMs),
+			};
+			perRound.push(row);
+			progress(
+				`round ${index}: List raw ${row.listRawMs.toFixed(0)} ms, poll (${thousands(changedCount)} changed) ${row.poll1pctMs.toFixed(0)} ms = ${row.ratio1pct.toFixed(2)}x, poll (nothing changed) ${row.pollNothingMs.toFixed(0)} ms = ${row.ratioNothing.toFixed(2)}x`,
+			);
+		}
+		const stateBytes = Buffer.byteLength(stateJson);
+		const memory = { poll1pct: [], listRaw: [] };
+		for (let i = 0; i < memoryRuns; i++) {
+			progress(`memory ${i + 1}/${memoryRuns} (a fresh process per measure) ...`);
+			for (const variant of ['poll1pct', 'listRaw']) memory[variant].push(await measureMemory(mock, variant, stateJson));
+		}
+		const peak = (variant) => (memoryRuns > 0 ? mb(median(memory[variant].map((m) => m.peakRssGrowth))) : null);
+		const result = {
+			size,
+			changed: changedShare,
+			rounds,
+			poll1pctMs: round2(median(perRound.map((r) => r.poll1pctMs))),
+			pollNothingMs: round2(median(perRound.map((r) => r.pollNothingMs))),
+			listRawMs: round2(median(perRound.map((r) => r.listRawMs))),
+			ratio1pct: round2(median(perRound.map((r) => r.ratio1pct))),
+			ratioNothing: round2(median(perRound.map((r) => r.ratioNothing))),
+			perRound,
+			stateBytesPerService: round2(stateBytes / size),
+			peakRssGrowthMb: peak('poll1pct'),
+			target: TARGET,
+			met: median(perRound.map((r) => r.ratio1pct)) <= TARGET,
+			// Context for the figures above.
+			events: expectedEvents,
+			bodyBytes: Buffer.byteLength(bodyB),
+			stateBytes,
+			stateSaveMs: round2(median(perRound.map((r) => r.stateSaveMs))),
+			listRawPeakRssGrowthMb: peak('listRaw'),
+			peakRssIsUpperBound: Object.values(memory).flat().some((m) => m.peakRssIsUpperBound),
+			memoryRuns,
+			loadavg: { start: loadavgAtStart, end: readLoadavg() },
+		};
+		const verdict = (ratio) => (ratio <= TARGET ? 'MET' : 'MISSED');
+		progress('');
+		progress(`Services Trigger at ${thousands(size)} services, median of ${rounds} round(s), paired with List raw of the same listing:`);
+		progress(`  poll, ${thousands(changedCount)} changed (${expectedEvents} events): ${result.poll1pctMs.toFixed(0)} ms, ${result.ratio1pct.toFixed(2)}x List raw (${result.listRawMs.toFixed(0)} ms); target <= ${TARGET}x: ${verdict(result.ratio1pct)}`);
+		progress(`  poll, nothing changed: ${result.pollNothingMs.toFixed(0)} ms, ${result.ratioNothing.toFixed(2)}x List raw; (same target: ${verdict(result.ratioNothing)})`);
+		progress(`  state: ${thousands(stateBytes)} bytes of JSON = ${result.stateBytesPerService} bytes per service (the listing: ${(result.bodyBytes / size).toFixed(0)} bytes per record); saving it as JSON: ${result.stateSaveMs} ms`);
+		if (memoryRuns > 0) {
+			progress(`  peak memory (RSS high-water growth, median of ${memoryRuns} fresh process(es)): poll ${result.peakRssGrowthMb} MB, List raw ${result.listRawPeakRssGrowthMb} MB${result.peakRssIsUpperBound ? ' (some only an upper bound)' : ''}`);
+		}
+		progress(`  load average (/proc/loadavg): ${result.loadavg.start} at start, ${result.loadavg.end} at end`);
+		process.stdout.write(`${JSON.stringify(result)}\n`);
+	} finally {
+		mock.stop();
+	}
+}
+
+await runMain(async () => {
+	if (positionals[0] === 'memory') process.stdout.write(`${JSON.stringify(await memoryChild())}\n`);
+	else await main();
+});
