@@ -4,8 +4,6 @@
 // (no ts-jest, no TypeScript at run time). The peer: the same listing through n8n's own HTTP Request
 // (this credential as predefined credential type) and Split Out nodes, from the n8n-nodes-base of
 // the installed n8n runtime, in the same engine.
-// `packageRoot` names the checkout whose dist/ is run: this one by default, or an earlier commit
-// built by `npm run bench -- --against <ref>` (bench/refs.mjs); each gets an engine of its own.
 //
 // Set N8N_USER_FOLDER / N8N_LOG_LEVEL before requiring this file (see bench/measure.mjs).
 
@@ -13,33 +11,43 @@ const path = require('node:path');
 
 const { createEngine } = require('../scripts/lib/engine.cjs');
 const root = path.resolve(__dirname, '..');
+const { Services } = require(path.join(root, 'dist/nodes/Services/Services.node.js'));
+const { ServicePlatformApi } = require(path.join(root, 'dist/credentials/ServicePlatformApi.credentials.js'));
 
 const NODE_TYPE = 'n8n-nodes-service-platform.services';
 const CREDENTIAL = { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } };
-const engines = new Map();
-
-/** The engine with the Services node and credential of `packageRoot`'s dist/ (paths as package.json's n8n section names them). */
-function engineFor(packageRoot = root) {
-  let engine = engines.get(packageRoot);
-  if (!engine) {
-    const { Services } = require(path.join(packageRoot, 'dist/nodes/Services/Services.node.js'));
-    const { ServicePlatformApi } = require(path.join(packageRoot, 'dist/credentials/ServicePlatformApi.credentials.js'));
-    engine = createEngine({
-      nodeTypes: { [NODE_TYPE]: new Services() },
-      credentialTypes: { servicePlatformApi: new ServicePlatformApi() },
-    });
-    engines.set(packageRoot, engine);
-  }
-  return engine;
-}
+const engine = createEngine({
+  nodeTypes: { [NODE_TYPE]: new Services() },
+  credentialTypes: { servicePlatformApi: new ServicePlatformApi() },
+});
 
 function node(name, type, typeVersion, parameters, credentials) {
   return { id: name, name, type, typeVersion, position: [0, 0], parameters, ...(credentials && { credentials }) };
 }
 
+// `npm run bench -- --against <ref>` also runs the dist/ of an earlier commit, built in a checkout
+// of its own (bench/refs.mjs): an engine of its own per checkout, over that checkout's node and
+// credential (as its package.json's n8n section names them).
+const refEngines = new Map();
+function engineFor(packageRoot) {
+  if (!packageRoot || packageRoot === root) return engine;
+  if (!refEngines.has(packageRoot)) {
+    const ref = (file) => require(path.join(packageRoot, file));
+    refEngines.set(
+      packageRoot,
+      createEngine({
+        nodeTypes: { [NODE_TYPE]: new (ref('dist/nodes/Services/Services.node.js').Services)() },
+        credentialTypes: { servicePlatformApi: new (ref('dist/credentials/ServicePlatformApi.credentials.js').ServicePlatformApi)() },
+      }),
+    );
+  }
+  return refEngines.get(packageRoot);
+}
+
 /**
- * One manual execution of a workflow with only the Services node (List, Return All).
- * Resolves with the node's output items; throws the node's error if it failed.
+ * One manual execution of a workflow with only the Services node (List, Return All), of this
+ * checkout or of `packageRoot` (an earlier commit's checkout). Resolves with the node's output
+ * items; throws the node's error if it failed.
  */
 async function runList({ baseUrl, apiKey, simplify, packageRoot }) {
   const list = node('Services', NODE_TYPE, 1, { resource: 'service', operation: 'list', returnAll: true, simplify }, CREDENTIAL);
@@ -54,8 +62,8 @@ function loadPeer(nodesBaseDir) {
   if (peerLoaded) return;
   const { HttpRequest } = require(path.join(nodesBaseDir, 'HttpRequest/HttpRequest.node.js'));
   const { SplitOut } = require(path.join(nodesBaseDir, 'Transform/SplitOut/SplitOut.node.js'));
-  engineFor().registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
-  engineFor().registerNodeType('n8n-nodes-base.splitOut', new SplitOut());
+  engine.registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
+  engine.registerNodeType('n8n-nodes-base.splitOut', new SplitOut());
   peerLoaded = true;
 }
 
@@ -74,7 +82,7 @@ async function runPeer({ baseUrl, apiKey, nodesBaseDir }) {
     CREDENTIAL,
   );
   const split = node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} });
-  const { items, error } = await engineFor().runChain({ nodes: [http, split], credentials: { apiKey, baseUrl } });
+  const { items, error } = await engine.runChain({ nodes: [http, split], credentials: { apiKey, baseUrl } });
   if (error) throw Object.assign(new Error(`HTTP Request + Split Out failed: ${error.message}`), { nodeError: error });
   return items;
 }

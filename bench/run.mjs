@@ -91,6 +91,7 @@ const TARGETS = {
 const PAGE_SIZE = 1000; // the paged variant: TARGETS.size records in pages of this many
 const MEMORY_MIN_SIZE = 10_000; // smaller listings stay below the process's RSS high-water mark
 const sizes = args.sizes.split(',').map(Number);
+const hasSize = (size) => sizes.includes(size);
 const rounds = Math.max(1, Number(args.rounds));
 const runsFor = (size) => Number(args.runs ?? (args.quick ? (size >= 100_000 ? 1 : 2) : size >= 100_000 ? 3 : size >= 10_000 ? 5 : 9));
 
@@ -315,12 +316,16 @@ try {
 	server.stop();
 }
 
+// The Services Trigger at scale: bench/trigger.mjs (its own mock and processes) prints one JSON line:
+// poll1pctMs, pollNothingMs, listRawMs, ratio1pct (median of the per-round paired ratios), perRound,
+// stateBytesPerService, peakRssGrowthMb, ...
+const triggerSize = hasSize(TARGETS.size) ? TARGETS.size : Math.max(...sizes);
 let trigger = null;
 if (!args['no-trigger'] && existsSync(triggerScript)) {
-	progress(`Services Trigger at ${thousands(TARGETS.size)} services (bench/trigger.mjs, ${rounds} rounds) ...`);
+	progress(`Services Trigger at ${thousands(triggerSize)} services (bench/trigger.mjs, ${rounds} rounds) ...`);
 	loadavg.trigger = readLoadavg();
 	try {
-		trigger = await runChild([triggerScript, '--size', String(TARGETS.size), '--changed', '0.01', '--rounds', String(rounds)]);
+		trigger = await runChild([triggerScript, '--size', String(triggerSize), '--changed', '0.01', '--rounds', String(rounds), ...(args.quick ? ['--memory-runs', '1'] : [])]);
 	} catch (error) {
 		trigger = { failed: error.message.split('\n').slice(0, 6).join('\n') };
 	}
@@ -366,7 +371,6 @@ const formatTarget = (t) =>
 	`  ${t.status.padEnd(6)}  ${t.name.padEnd(58)} ${fixed(t.value, 2).padStart(5)}  (rounds ${t.rounds.map((v) => fixed(v, 2)).join(' ')})` +
 	(t.stretch !== undefined ? `  stretch <= ${t.stretch}: ${t.stretchStatus}` : '');
 
-const hasSize = (size) => sizes.includes(size);
 if (nodesBaseDir) {
 	for (const size of TARGETS.peerSizes.filter(hasSize)) {
 		for (const variant of ['env-raw', 'env-simplified']) {
@@ -390,13 +394,12 @@ if (hasSize(TARGETS.size)) {
 	}
 }
 if (trigger && !trigger.failed) {
-	const perRound = Array.isArray(trigger.rounds) ? trigger.rounds.map((r) => r.ratio ?? NaN) : [trigger.ratio];
-	const t = target(`${thousands(TARGETS.size)} services: trigger poll, 1% changed <= ${TARGETS.triggerPoll}x List raw`, perRound, TARGETS.triggerPoll);
-	if (Number.isFinite(trigger.ratio)) {
-		// bench/trigger.mjs gives its own median ratio: the verdict is on it.
-		t.value = trigger.ratio;
-		t.status = trigger.ratio <= TARGETS.triggerPoll ? 'MET' : 'MISSED';
-	}
+	const ratio = trigger.ratio1pct ?? trigger.ratio;
+	const perRound = Array.isArray(trigger.perRound) ? trigger.perRound.map((r) => r.ratio1pct ?? r.ratio) : [ratio];
+	const t = target(`${thousands(triggerSize)} services: trigger poll, 1% changed <= ${TARGETS.triggerPoll}x List raw`, perRound, TARGETS.triggerPoll);
+	// The verdict is on bench/trigger.mjs's own median (the same figure when it gives its rounds).
+	t.value = ratio;
+	t.status = !Number.isFinite(ratio) ? 'N/A' : ratio <= TARGETS.triggerPoll ? 'MET' : 'MISSED';
 }
 
 // ---- report -------------------------------------------------------------------------------------
@@ -550,11 +553,14 @@ for (const ref of refs) {
 }
 
 if (trigger) {
-	log(`Services Trigger at ${thousands(TARGETS.size)} services (bench/trigger.mjs; load average before it: ${loadavg.trigger}):`);
+	log(`Services Trigger at ${thousands(triggerSize)} services, 1% changed (bench/trigger.mjs; load average before it: ${loadavg.trigger}):`);
 	if (trigger.failed) log(`  not measured: ${trigger.failed}`);
 	else {
-		log(`  poll with 1% changed ${fixed(trigger.poll1pctMs)} ms, List raw of the same listing ${fixed(trigger.listRawMs)} ms: ratio ${fixed(trigger.ratio, 2)}`);
-		log(`  poll with nothing changed ${fixed(trigger.pollNothingMs)} ms; stored state ${fixed(trigger.stateBytesPerService)} bytes per service; peak RSS growth ${fixed(trigger.peakRssGrowthMb)} MB`);
+		const ratio = trigger.ratio1pct ?? trigger.ratio;
+		log(`  poll with 1% changed ${fixed(trigger.poll1pctMs)} ms; List raw of the same listing ${fixed(trigger.listRawMs)} ms; paired ratio ${fixed(ratio, 2)}`);
+		log(`  poll with nothing changed ${fixed(trigger.pollNothingMs)} ms${Number.isFinite(trigger.ratioNothing) ? ` (${fixed(trigger.ratioNothing, 2)}x List raw)` : ''}`);
+		log(`  stored state ${fixed(trigger.stateBytesPerService)} bytes per service; peak RSS growth of the poll ${fixed(trigger.peakRssGrowthMb)} MB` +
+			(Number.isFinite(trigger.listRawPeakRssGrowthMb) ? ` (List raw: ${fixed(trigger.listRawPeakRssGrowthMb)} MB)` : ''));
 	}
 	log();
 } else if (!args['no-trigger']) {
