@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util';
 
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { makeTempDir, run, runNpm, startProcess } from '../scripts/lib/process.mjs';
+import { formatTable } from '../scripts/lib/table.mjs';
 import { summarizeProfile } from './profile.mjs';
 import { prepareRef } from './refs.mjs';
 
@@ -117,13 +118,8 @@ const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(dig
 const thousands = (value) => Math.round(value).toLocaleString('en-US');
 const listName = (variant) => `List ${variant.replace('env-', '')}`;
 
-function table(rows, columns) {
-	const cells = rows.map((row) => columns.map((column) => String(column.get(row))));
-	const widths = columns.map((column, i) => Math.max(column.title.length, ...cells.map((cell) => cell[i].length)));
-	const line = (values) =>
-		values.map((value, i) => (columns[i].left ? value.padEnd(widths[i]) : value.padStart(widths[i]))).join('  ').trimEnd();
-	return [line(columns.map((c) => c.title)), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
-}
+/** A plain-text table (scripts/lib/table.mjs); columns right-aligned unless `left`. */
+const table = (rows, columns) => formatTable(rows, columns.map((c) => ({ ...c, align: c.left ? undefined : 'right' })), { maxWidth: 200 });
 
 /** Runs a node child process and returns its last stdout line as JSON. */
 async function runChild(nodeArgs) {
