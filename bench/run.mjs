@@ -504,47 +504,58 @@ if (hasSize(TARGETS.size)) {
 	log();
 }
 
+// Side by side: this checkout against each --against commit, and each commit against the one given
+// before it (`--against 47f5503 --against 2ad0843`: 0.2.0 against 0.1.0 too), in the same rounds.
 const sideBySide = [];
-for (const ref of refs) {
-	const rowsForRef = [];
+const versions = [
+	...refs.map((r) => ({ suffix: `@${r.ref}`, name: r.version, label: refLabel(r), ref: r })),
+	{ suffix: '', name: 'this', label: 'this checkout' },
+];
+const comparisons = [
+	...refs.map((r, i) => [versions[versions.length - 1], versions[i]]),
+	...refs.slice(1).map((r, i) => [versions[i + 1], versions[i]]),
+];
+for (const [newer, older] of comparisons) {
+	const rowsOf = [];
 	for (const size of sizes) {
 		for (const variant of ['raw', 'simplified', ...(size === TARGETS.size ? ['paged'] : [])]) {
-			const refVariant = `${variant}@${ref.ref}`;
-			const missing = unavailable(size, refVariant) ?? (variant === 'paged' ? unavailable(size, 'paged') : undefined);
-			const refMem = memoryMedian(size, refVariant);
-			rowsForRef.push({
+			const [a, b] = [`${variant}${newer.suffix}`, `${variant}${older.suffix}`];
+			rowsOf.push({
 				size,
 				variant,
-				refMs: median(allTimes(size, refVariant)),
-				ms: median(allTimes(size, variant)),
-				rounds: pairedRounds(size, variant, refVariant),
-				paired: median(pairedRounds(size, variant, refVariant)),
-				refRss: refMem,
-				rss: memoryMedian(size, variant),
-				rssRatio: median(memoryRounds(size, variant, refVariant)),
-				unavailable: missing,
+				olderMs: median(allTimes(size, b)),
+				newerMs: median(allTimes(size, a)),
+				rounds: pairedRounds(size, a, b),
+				paired: median(pairedRounds(size, a, b)),
+				olderRss: memoryMedian(size, b),
+				newerRss: memoryMedian(size, a),
+				rssRatio: median(memoryRounds(size, a, b)),
+				unavailable: unavailable(size, a) ?? unavailable(size, b),
 			});
 		}
 	}
-	sideBySide.push({ ref: ref.ref, version: ref.version, commit: ref.commit, rows: rowsForRef });
-	log(`Side by side: ${refLabel(ref)} against this checkout, same rounds and processes (ratio: this / ${ref.version}, paired, median of rounds):`);
+	sideBySide.push({ newer: newer.ref?.ref ?? 'this', newerVersion: newer.name, older: older.ref.ref, olderVersion: older.name, rows: rowsOf });
+	const ratioTitle = `${newer.name}/${older.name}`;
+	log(`Side by side: ${newer.label} against ${older.label}, same rounds and processes (${ratioTitle}: paired, median of rounds):`);
 	log(
-		table(rowsForRef, [
+		table(rowsOf, [
 			{ title: 'records', get: (r) => thousands(r.size) },
 			{ title: 'variant', get: (r) => r.variant, left: true },
-			{ title: `${ref.version} ms`, get: (r) => (r.unavailable ? 'n/a' : fixed(r.refMs)) },
-			{ title: 'this ms', get: (r) => fixed(r.ms) },
-			{ title: 'this/ref', get: (r) => (r.unavailable ? 'n/a' : fixed(r.paired, 2)) },
+			{ title: `${older.name} ms`, get: (r) => (r.unavailable ? 'n/a' : fixed(r.olderMs)) },
+			{ title: `${newer.name} ms`, get: (r) => (r.unavailable ? 'n/a' : fixed(r.newerMs)) },
+			{ title: ratioTitle, get: (r) => (r.unavailable ? 'n/a' : fixed(r.paired, 2)) },
 			{ title: 'rounds', get: (r) => (r.unavailable ? 'n/a' : r.rounds.map((v) => fixed(v, 2)).join(' ')), left: true },
-			{ title: `${ref.version} RSS +MB`, get: (r) => mb(r.refRss) },
-			{ title: 'this RSS +MB', get: (r) => mb(r.rss) },
-			{ title: 'this/ref', get: (r) => fixed(r.rssRatio, 2) },
+			{ title: `${older.name} RSS +MB`, get: (r) => mb(r.olderRss) },
+			{ title: `${newer.name} RSS +MB`, get: (r) => mb(r.newerRss) },
+			{ title: ratioTitle, get: (r) => fixed(r.rssRatio, 2) },
 		]),
 	);
-	for (const r of rowsForRef.filter((x) => x.unavailable)) log(`  ${thousands(r.size)} ${r.variant}: n/a (${r.unavailable})`);
+	for (const r of rowsOf.filter((x) => x.unavailable)) log(`  ${thousands(r.size)} ${r.variant}: n/a (${r.unavailable})`);
 	log();
-	for (const r of rowsForRef.filter((x) => !x.unavailable && x.size === TARGETS.size)) {
-		target(`${thousands(r.size)}: ${r.variant} no slower than ${ref.version} (this/ref <= ${TARGETS.noRegression})`, r.rounds, TARGETS.noRegression);
+	if (newer.suffix === '') {
+		for (const r of rowsOf.filter((x) => !x.unavailable && x.size === TARGETS.size)) {
+			target(`${thousands(r.size)}: ${r.variant} no slower than ${older.name} (this/ref <= ${TARGETS.noRegression})`, r.rounds, TARGETS.noRegression);
+		}
 	}
 }
 
