@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -12,7 +13,8 @@ import { fetchServiceRecords } from '../shared/listing';
 import { toNodeError } from '../shared/errors';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
 import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
-import { holdForConfirmation, readSnapshot, writeSnapshot } from './state';
+import { checkWatchable, holdForConfirmation, MAX_STORED_SERVICES, readSnapshot, TriggerStateError, writeSnapshot } from './state';
+import type { ServiceSnapshot } from './state';
 
 export class ServicesTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -117,10 +119,12 @@ export class ServicesTrigger implements INodeType {
 
 		const staticData = this.getWorkflowStaticData('node');
 		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;
-		const stored = readSnapshot(staticData, credentialId);
+		const manual = this.getMode() === 'manual';
+		const stored = asNodeError(() => readStoredSnapshot(this, staticData, credentialId, { manual }));
 		const detectedAt = new Date().toISOString();
+		asNodeError(() => checkWatchable(records.length, MAX_STORED_SERVICES));
 
-		if (this.getMode() === 'manual') {
+		if (manual) {
 			const testEvent = asNodeError(() => buildTestEvent(stored, records, { events, filters }));
 			return [[{ json: formatEvent(testEvent, { simplify, detectedAt }) }]];
 		}
@@ -135,5 +139,29 @@ export class ServicesTrigger implements INodeType {
 		if (result.changed) writeSnapshot(staticData, result.snapshot, credentialId);
 		if (result.events.length === 0) return null;
 		return [result.events.map((event) => ({ json: formatEvent(event, { simplify, detectedAt }) }))];
+	}
+}
+
+/**
+ * The stored snapshot, or undefined for a new baseline. A damaged state is reset (a new baseline,
+ * logged as a warning saying what was wrong; docs/trigger.md); a state from a newer version, or
+ * static data that is not an object, fails the poll with the error saying how to start over. "Fetch
+ * test event" never writes the state, so it builds its event from the live listing whatever the state.
+ */
+function readStoredSnapshot(
+	context: IPollFunctions,
+	staticData: IDataObject,
+	credentialId: string | null,
+	{ manual }: { manual: boolean },
+): ServiceSnapshot | undefined {
+	try {
+		return readSnapshot(staticData, credentialId);
+	} catch (error) {
+		// The caller redacts again with the credential's key (the state holds no key; redaction is idempotent).
+		if (!(error instanceof TriggerStateError) || (error.kind !== 'damaged' && !manual)) {
+			throw toNodeError(context.getNode(), error, { itemIndex: 0, redact: (text) => text });
+		}
+		if (!manual) context.logger.warn(`Services Trigger "${context.getNode().name}": ${error.message}. ${error.description}`);
+		return undefined;
 	}
 }

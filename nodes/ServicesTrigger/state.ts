@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { DescribedError } from '../shared/errors';
+import { clip } from '../shared/json';
 import type { ServiceFieldValue, SimplifiedService } from '../shared/serviceFields';
 import { SERVICE_FIELDS } from '../shared/serviceFields';
 
@@ -48,35 +50,114 @@ export function simplifiedFromStored(id: string, values: StoredValues): Simplifi
 	return service as SimplifiedService;
 }
 
+/** More than any account the trigger can watch (see MAX_WATCHED_SERVICES); past it the state is damaged. */
+export const MAX_STORED_SERVICES = 1_000_000;
+
 /**
- * Reads the snapshot from the node's static data. Returns undefined when there is none (first poll),
- * when it was taken with another credential, or when it is in neither format this version reads
- * (version 1 of package 0.1.0, or version 2 with any set of field names) or is damaged: the trigger
- * then takes a new baseline rather than guess, which can never invent events.
+ * Why the stored state cannot be used. `damaged`: wrong types or shape, or more services than the
+ * trigger ever stores; the trigger then takes a new baseline (docs/trigger.md). `future`: written by
+ * a newer version of the node, `unwritable`: the node's static data is not an object at all; both
+ * fail the poll, leaving the state as it is.
  */
-export function readSnapshot(staticData: IDataObject, credentialId: string | null): ServiceSnapshot | undefined {
-	const storedFields =
-		staticData.stateVersion === 1 ? VERSION_1_FIELDS : staticData.stateVersion === STATE_VERSION ? staticData.fields : undefined;
-	if (!isFieldList(storedFields)) return undefined;
-	if ((staticData.credentialId ?? null) !== credentialId) return undefined;
-	const services = staticData.services;
-	if (typeof services !== 'object' || services === null || Array.isArray(services)) return undefined;
+export class TriggerStateError extends DescribedError {
+	constructor(
+		readonly kind: 'damaged' | 'future' | 'unwritable',
+		message: string,
+		description: string,
+	) {
+		super(message, description);
+	}
+}
+
+const START_OVER =
+	'To start over, rename the Services Trigger node (its remembered list is kept under its name) and save: the first poll then records the current services as a new baseline, and events come from the next poll on.';
+
+/**
+ * Reads the snapshot from the node's static data. Returns undefined when there is none (first poll)
+ * or when it was taken with another credential: the trigger then takes a new baseline. Throws a
+ * TriggerStateError saying what is wrong when the state is in neither format this version reads
+ * (version 1 of package 0.1.0, or version 2 with any set of field names) or is damaged: the
+ * trigger never guesses, which could invent events.
+ */
+export function readSnapshot(staticData: unknown, credentialId: string | null): ServiceSnapshot | undefined {
+	if (typeof staticData !== 'object' || staticData === null || Array.isArray(staticData)) {
+		throw new TriggerStateError(
+			'unwritable',
+			`The trigger's saved state is damaged: it is ${describeValue(staticData)}, not an object`,
+			`Something other than this node wrote the workflow's static data for this trigger (e.g. a workflow changed through the API or in the database), and the trigger cannot replace it. ${START_OVER}`,
+		);
+	}
+	const state = staticData as IDataObject;
+	if (state.stateVersion === undefined && state.services === undefined) return undefined;
+	const version = state.stateVersion;
+	if (typeof version === 'number' && Number.isInteger(version) && version > STATE_VERSION) {
+		throw new TriggerStateError(
+			'future',
+			`The trigger's saved state is from a newer version of this node (state version ${version}; this version reads 1 and 2)`,
+			`A newer version of n8n-nodes-service-platform ran this trigger and saved its remembered list in a format this version cannot read; it is left as it is. Update the package to that version again, or: ${START_OVER}`,
+		);
+	}
+	const storedFields = version === 1 ? VERSION_1_FIELDS : version === STATE_VERSION ? state.fields : undefined;
+	if (version !== 1 && version !== STATE_VERSION) throw damaged(`its stateVersion is ${describeValue(version)}`);
+	if (!isFieldList(storedFields)) throw damaged('its list of field names is missing or not a list of distinct texts');
+	const storedCredential = state.credentialId ?? null;
+	if (storedCredential !== null && typeof storedCredential !== 'string') throw damaged(`its credentialId is ${describeValue(storedCredential)}`);
+	if (storedCredential !== credentialId) return undefined;
+	const services = state.services;
+	if (typeof services !== 'object' || services === null || Array.isArray(services)) {
+		throw damaged(`its services are ${describeValue(services)}, not an object by id_service`);
+	}
 	// For each declared field, where its value sits in a stored entry (-1: not stored, unknown).
 	const positions = SERVICE_FIELDS.map((field) => storedFields.indexOf(field.key));
+	const types = SERVICE_FIELDS.map((field) => (field.type === 'integer' ? 'number' : 'string'));
+	// Counted before anything is read: n8n hands static data out behind a change-tracking proxy, slow per entry.
+	const ids = Object.keys(services);
+	if (ids.length > MAX_STORED_SERVICES) {
+		throw damaged(`it holds ${ids.length.toLocaleString('en-US')} services, more than the ${MAX_STORED_SERVICES.toLocaleString('en-US')} the trigger ever stores`);
+	}
 	const snapshot: ServiceSnapshot = new Map();
-	for (const [id, stored] of Object.entries(services)) {
-		if (!Array.isArray(stored) || stored.length !== storedFields.length) return undefined;
+	for (const id of ids) {
+		const stored = (services as IDataObject)[id];
+		if (!Array.isArray(stored) || stored.length !== storedFields.length) {
+			throw damaged(`the entry of "${clip(id, 60)}" is ${describeValue(stored)}, not a list of ${storedFields.length} values`);
+		}
 		const values = positions.map((position) => (position < 0 ? undefined : (stored as unknown[])[position]));
-		const typesMatch = SERVICE_FIELDS.every(
-			(field, index) =>
-				values[index] === undefined ||
-				values[index] === null ||
-				typeof values[index] === (field.type === 'integer' ? 'number' : 'string'),
-		);
-		if (!typesMatch) return undefined;
+		for (let index = 0; index < values.length; index++) {
+			const value = values[index];
+			if (value !== undefined && value !== null && typeof value !== types[index]) {
+				throw damaged(`the ${SERVICE_FIELDS[index].key} of "${clip(id, 60)}" is ${describeValue(value)}, not ${types[index] === 'number' ? 'a number' : 'text'}`);
+			}
+		}
 		snapshot.set(id, values as StoredValues);
 	}
 	return snapshot;
+}
+
+function damaged(what: string): TriggerStateError {
+	return new TriggerStateError(
+		'damaged',
+		`The trigger's saved state is damaged: ${what}`,
+		'The trigger took a new baseline: this poll recorded the current services and reported no events; changes since the last good poll are not reported, and events come from the next poll on. ' +
+			'Nothing needs doing, unless something other than this node changes the workflow\'s static data (e.g. through the API or in the database).',
+	);
+}
+
+function describeValue(value: unknown): string {
+	if (value === null) return 'null';
+	if (value === undefined) return 'missing';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return `the text "${clip(value, 40)}"`;
+	if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
+	return `a ${typeof value}`;
+}
+
+/** The trigger remembers every listed service (filters only choose events); past MAX_STORED_SERVICES its state would be refused as damaged. */
+export function checkWatchable(count: number, max = MAX_STORED_SERVICES): void {
+	if (count <= max) return;
+	throw new DescribedError(
+		`The account lists ${count.toLocaleString('en-US')} services, more than the ${max.toLocaleString('en-US')} the trigger can watch`,
+		"The trigger remembers every listed service between polls (filters only choose which events are reported), and a list this long would not fit in the workflow's static data. Use a schedule with the Services node's List operation and filters instead.",
+	);
 }
 
 /** Replaces the stored snapshot in place (n8n tracks changes on the object it handed out). */

@@ -28,6 +28,9 @@ export async function buildAndPack({ skipBuild = false, log = console.log } = {}
 	if (!skipBuild) {
 		const t = Date.now();
 		log('Building the package (npm run build) ...');
+		// gulp's v8flags caches a file in ~/.cache/js-v8flags, or in the temporary folder where ~/.cache
+		// does not exist yet (a fresh machine): there a test run would count it as left behind.
+		fs.mkdirSync(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), { recursive: true });
 		const r = await runNpm(['run', 'build'], { cwd: REPO_DIR });
 		if (r.code !== 0) throw new Error(`npm run build failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
 		log(`  built in ${((Date.now() - t) / 1000).toFixed(1)} s`);

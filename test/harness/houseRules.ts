@@ -2,8 +2,9 @@
  * Pure checks behind test/unit/house.test.ts: the size of the package's source files and the
  * import graph among them. The graph uses TypeScript's own pre-parser (`ts.preProcessFile`), so
  * `import type`, `export ... from`, `import()` and `require()` all count: a type-only import is
- * still a dependency a reader has to follow.
+ * still a dependency a reader has to follow. Also: merge conflict markers a merge left behind.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as ts from 'typescript';
@@ -135,4 +136,18 @@ export function brokenLinks(file: string): string[] {
 		else if (anchor && target.endsWith('.md') && !anchorsOf(target).has(anchor)) broken.push(`${file}: ${link} (no such heading)`);
 	}
 	return broken;
+}
+
+/** Line numbers (1-based) of merge conflict markers a resolved merge left in a text. */
+export function conflictMarkerLines(text: string): number[] {
+	return text
+		.split('\n')
+		.flatMap((line, i) => (/^(<{7}|>{7})( |$)|^\|{7}( |$)/.test(line) ? [i + 1] : []));
+}
+
+/** Tracked files of the repository that are text (no NUL byte in them). */
+export function trackedTextFiles(): string[] {
+	return execFileSync('git', ['ls-files', '-z'], { cwd: REPO_DIR, encoding: 'utf8' })
+		.split('\0')
+		.filter((file) => file && existsSync(join(REPO_DIR, file)) && !readFileSync(join(REPO_DIR, file)).includes(0));
 }

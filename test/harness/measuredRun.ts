@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { TestCredentials } from './workflow';
 
@@ -20,8 +20,13 @@ export interface MeasuredRun {
 	serialized?: string;
 }
 
-export async function measuredRun(parameters: INodeParameters, credentials: TestCredentials): Promise<MeasuredRun> {
-	const child = spawn(process.execPath, ['--expose-gc', join(__dirname, 'measuredRunChild.cjs'), JSON.stringify({ parameters, credentials })], {
+/** `inputItems`: the node's input items (default one empty item); each may set fields an expression reads. */
+export async function measuredRun(
+	parameters: INodeParameters,
+	credentials: TestCredentials,
+	{ inputItems }: { inputItems?: IDataObject[] } = {},
+): Promise<MeasuredRun> {
+	const child = spawn(process.execPath, ['--expose-gc', join(__dirname, 'measuredRunChild.cjs'), JSON.stringify({ parameters, credentials, inputItems })], {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let stdout = '';

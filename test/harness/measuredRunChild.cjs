@@ -23,13 +23,13 @@ const { runNode, servicesNode } = require('./workflow.ts');
 const MB = 1024 * 1024;
 
 async function main() {
-  const { parameters, credentials } = JSON.parse(process.argv[2]);
+  const { parameters, credentials, inputItems } = JSON.parse(process.argv[2]);
   global.gc?.();
   const before = process.memoryUsage();
   let peakHeap = before.heapUsed;
   const sample = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
   const started = performance.now();
-  const result = await runNode({ node: servicesNode(parameters), credentials });
+  const result = await runNode({ node: servicesNode(parameters), credentials, inputItems });
   const elapsedMs = Math.round(performance.now() - started);
   clearInterval(sample);
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);

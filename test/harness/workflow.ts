@@ -44,3 +44,16 @@ export function servicesNode(parameters: INodeParameters, overrides: Partial<INo
 		...overrides,
 	};
 }
+
+/**
+ * `parameters` with a Limit of 1,000 + the item's index, so that each input item reads a listing of
+ * its own: items whose parameters resolve the same share one listing per run, and a test that
+ * scripts the server's answer per request (item 0's, then item 1's) needs each item to send its own.
+ * No test listing here holds 1,000 services, so the output is the whole listing, as with Return All.
+ */
+export function ownListingPerItem(parameters: INodeParameters = {}): INodeParameters {
+	if (parameters.returnAll !== undefined || parameters.limit !== undefined) {
+		throw new Error('ownListingPerItem sets Return All and Limit itself');
+	}
+	return { ...parameters, returnAll: false, limit: '={{ 1000 + $itemIndex }}' };
+}

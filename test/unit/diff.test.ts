@@ -13,7 +13,7 @@ import {
 	parseEvents,
 	SERVICE_EVENT_NAMES,
 } from '../../nodes/ServicesTrigger/diff';
-import type { ServiceSnapshot } from '../../nodes/ServicesTrigger/state';
+import type { ServiceSnapshot, TriggerStateError } from '../../nodes/ServicesTrigger/state';
 import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
 import {
 	readSnapshot,
@@ -404,20 +404,27 @@ describe('state: compact format in static data', () => {
 		]);
 	});
 
-	it('no state, another credential, another version or a damaged state means: take a new baseline', () => {
+	it('no state or another credential means a new baseline; another version or a damaged state is an error saying which', () => {
 		const staticData: Record<string, unknown> = {};
 		expect(readSnapshot(staticData as never, null)).toBeUndefined();
 		writeSnapshot(staticData as never, baseline([service('a')]), 'cred-1');
 		expect(readSnapshot(staticData as never, 'cred-1')?.size).toBe(1);
 		expect(readSnapshot(staticData as never, 'cred-2')).toBeUndefined();
-		expect(readSnapshot({ ...staticData, stateVersion: 3 } as never, 'cred-1')).toBeUndefined();
-		expect(readSnapshot({ ...staticData, fields: undefined } as never, 'cred-1')).toBeUndefined();
-		expect(readSnapshot({ ...staticData, fields: ['name', 'name'] } as never, 'cred-1')).toBeUndefined();
-		expect(readSnapshot({ ...staticData, services: [] } as never, 'cred-1')).toBeUndefined();
-		expect(readSnapshot({ ...staticData, services: { a: ['active'] } } as never, 'cred-1')).toBeUndefined();
-		expect(
-			readSnapshot({ ...staticData, services: { a: [null, null, 'active', null, null, '2', null, null] } } as never, 'cred-1'),
-		).toBeUndefined();
+		const kind = (state: unknown) => {
+			try {
+				readSnapshot(state, 'cred-1');
+			} catch (error) {
+				return (error as TriggerStateError).kind;
+			}
+			return 'read';
+		};
+		expect(kind({ ...staticData, stateVersion: 3 })).toBe('future');
+		expect(kind({ ...staticData, fields: undefined })).toBe('damaged');
+		expect(kind({ ...staticData, fields: ['name', 'name'] })).toBe('damaged');
+		expect(kind({ ...staticData, services: [] })).toBe('damaged');
+		expect(kind({ ...staticData, services: { a: ['active'] } })).toBe('damaged');
+		expect(kind({ ...staticData, services: { a: [null, null, 'active', null, null, '2', null, null] } })).toBe('damaged');
+		expect(kind('text')).toBe('unwritable');
 	});
 
 	it('stores only the compared fields plus name and alias: size per 1,000 realistic services', () => {

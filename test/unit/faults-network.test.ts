@@ -19,7 +19,7 @@ import { expectedItems } from '../harness/fixtures';
 import type { Handler, LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import { loadCertificates, removeCertificates, selfSigned, trustedLocal, trustedWrongHost, trustTestCa } from '../harness/tls';
-import { runNode, servicesNode } from '../harness/workflow';
+import { ownListingPerItem, runNode, servicesNode } from '../harness/workflow';
 
 const KEY = 'sk-live-NETFAULTS-91c04be7d25a3f68';
 const KEY_FORMS = [KEY, Buffer.from(KEY).toString('base64'), encodeURIComponent(KEY)];
@@ -130,7 +130,7 @@ function expectErrorItem(result: NodeRunResult, index: number, expected: Expecte
 
 async function run(baseUrl: string, inputItems: object[], extra: { params?: INodeParameters; continueOnError?: boolean } = {}) {
 	return await runNode({
-		node: servicesNode({ ...extra.params }, extra.continueOnError ? { onError: 'continueRegularOutput' } : {}),
+		node: servicesNode(ownListingPerItem(extra.params), extra.continueOnError ? { onError: 'continueRegularOutput' } : {}),
 		credentials: { apiKey: KEY, baseUrl },
 		inputItems: inputItems as never,
 	});

@@ -16,7 +16,7 @@ import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
 import { extractServiceRecords } from '../../nodes/shared/listing';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
-import { runNode, servicesNode } from '../harness/workflow';
+import { ownListingPerItem, runNode, servicesNode } from '../harness/workflow';
 
 const BASE = 'https://api.example.com';
 const PATH = '/v2026/services';
@@ -77,7 +77,7 @@ async function expectFaultStops(fault: FaultCase): Promise<NodeRunResult> {
 	ok(api());
 	fault.reply(api());
 	const result = await runNode({
-		node: servicesNode({ ...fault.params }),
+		node: servicesNode(ownListingPerItem(fault.params)),
 		credentials: { apiKey: KEY, baseUrl: BASE },
 		inputItems: [{ n: 0 }, { n: 1 }],
 	});
@@ -97,7 +97,7 @@ async function expectFaultContinues(fault: FaultCase): Promise<NodeRunResult> {
 	fault.reply(api());
 	ok(api());
 	const result = await runNode({
-		node: servicesNode({ ...fault.params }, { onError: 'continueRegularOutput' }),
+		node: servicesNode(ownListingPerItem(fault.params), { onError: 'continueRegularOutput' }),
 		credentials: { apiKey: KEY, baseUrl: BASE },
 		inputItems: [{ n: 0 }, { n: 1 }, { n: 2 }],
 	});
@@ -525,7 +525,7 @@ describe('huge and deep bodies', () => {
 			ok(api());
 			api().reply(200, JSON.stringify([record, GOOD[1]]), JSON_TYPE);
 			const result = await runNode({
-				node: servicesNode({ simplify, returnAll: true }),
+				node: servicesNode(ownListingPerItem({ simplify })),
 				credentials: { apiKey: KEY, baseUrl: BASE },
 				inputItems: [{}, {}],
 			});
@@ -672,7 +672,7 @@ test('legacy "continueOnFail: true" on the node behaves like "On Error: Continue
 	ok(api());
 	api().reply(503, '');
 	const result = await runNode({
-		node: servicesNode({ ...NO_RETRY }, { continueOnFail: true }),
+		node: servicesNode(ownListingPerItem(NO_RETRY), { continueOnFail: true }),
 		credentials: { apiKey: KEY, baseUrl: BASE },
 		inputItems: [{}, {}],
 	});
@@ -688,7 +688,7 @@ test('"On Error: Continue (using error output)" sends the error item to the erro
 	api().reply(401, '');
 	ok(api());
 	const result = await runNode({
-		node: servicesNode({}, { onError: 'continueErrorOutput' }),
+		node: servicesNode(ownListingPerItem(), { onError: 'continueErrorOutput' }),
 		credentials: { apiKey: KEY, baseUrl: BASE },
 		inputItems: [{}, {}, {}],
 	});

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import {
 	brokenLinks,
+	conflictMarkerLines,
 	headingAnchor,
 	importCycles,
 	importGraph,
@@ -17,6 +18,7 @@ import {
 	MAX_LINES,
 	REPO_DIR,
 	sourceFiles,
+	trackedTextFiles,
 	type ImportGraph,
 } from '../harness/houseRules';
 
@@ -98,5 +100,22 @@ describe('Markdown links', () => {
 		expect(headingAnchor('Quick start (two commands)')).toBe('quick-start-two-commands');
 		expect(headingAnchor('Editing in the real editor: `npm run dev`')).toBe('editing-in-the-real-editor-npm-run-dev');
 		expect(headingAnchor('n8n 3.x (Docker only) — NOT TESTED')).toBe('n8n-3x-docker-only--not-tested');
+	});
+});
+
+describe('merge leftovers', () => {
+	test('no tracked text file holds a merge conflict marker', () => {
+		const files = trackedTextFiles();
+		expect(files.length).toBeGreaterThan(50);
+		const marked = files.flatMap((file) =>
+			conflictMarkerLines(readFileSync(join(REPO_DIR, file), 'utf8')).map((line) => `${file}:${line}`),
+		);
+		expect(marked).toEqual([]);
+	});
+
+	test('markers are found at a line start only; a Markdown underline of = is not one', () => {
+		expect(conflictMarkerLines('a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> agent\n')).toEqual([2, 6]);
+		expect(conflictMarkerLines('a\n||||||| base\n')).toEqual([2]);
+		expect(conflictMarkerLines('Title\n=======\n x <<<<<<< y\n')).toEqual([]);
 	});
 });

@@ -126,16 +126,17 @@ describe('List services through the n8n engine', () => {
 		expect(both.items.map((item) => item.json.id_service)).toEqual(['srv-1']);
 	});
 
-	test('runs once per input item and pairs each output item with its input', async () => {
-		listing([sampleRecords[0]]);
-		listing([sampleRecords[1], sampleRecords[2]]);
-		listing([sampleRecords[3]]);
+	test('runs once per input item and pairs each output item with its input; items asking the same share one listing', async () => {
+		const scope = listing([sampleRecords[0], sampleRecords[1]]);
 		const { items } = await runNode({ node: servicesNode({}), credentials, inputItems: [{ a: 1 }, { a: 2 }, { a: 3 }] });
+		expect(scope.isDone()).toBe(true);
 		expect(items.map((item) => [item.json.id_service, item.pairedItem])).toEqual([
 			['srv-1', { item: 0 }],
+			['srv-2', { item: 0 }],
+			['srv-1', { item: 1 }],
 			['srv-2', { item: 1 }],
-			['srv-3', { item: 1 }],
-			['srv-4', { item: 2 }],
+			['srv-1', { item: 2 }],
+			['srv-2', { item: 2 }],
 		]);
 	});
 

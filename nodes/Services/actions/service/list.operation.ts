@@ -1,10 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../../../shared/descriptions';
+import type { ServiceFilters } from '../../../shared/filters';
 import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../../shared/filters';
 import { listServicePages } from '../../../shared/listing';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
-import { openApiSession, readRequestLimits, requirePositiveNumber } from '../../../shared/transport';
+import type { RequestLimits } from '../../../shared/transport';
+import { CREDENTIAL_TYPE, openApiSession, readRequestLimits, requirePositiveNumber } from '../../../shared/transport';
+import { readOncePerRun } from './listingCache';
 import { cutShortNote, isToolUse, LIST_TOOL_DESCRIPTION, TOOL_ANSWER_MAX_BYTES, toolDescriptionProperty } from '../toolUse';
 
 const showForList = { show: { resource: ['service'], operation: ['list'] } };
@@ -35,9 +44,8 @@ export const description: INodeProperties[] = [
 
 /**
  * List: one output item per service record, filtered, then limited, each paired to the input item.
- * Pages are read only until Limit items are gathered. As an AI tool it reads on to count the
- * matching services, keeps the answer under TOOL_ANSWER_MAX_BYTES, and ends a cut-short answer with
- * a note saying so.
+ * Input items whose resolved parameters and credential are the same share one listing per run
+ * (listingCache.ts); each gets its own copy of the items.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
@@ -46,14 +54,42 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		: requirePositiveNumber(this.getNodeParameter('limit', itemIndex, 50), { name: 'Limit', example: '50', integer: true });
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 	const filters = parseServiceFilters(this.getNodeParameter('filters', itemIndex, {}));
-	const filtering = hasServiceFilters(filters);
-	const tool = isToolUse(this);
+	const limits = readRequestLimits.call(this, itemIndex);
+	const request: ListRequest = { limit, simplify, filters, limits, tool: isToolUse(this) };
 
-	const session = await openApiSession.call(this, { itemIndex, limits: readRequestLimits.call(this, itemIndex) });
+	// The credential as resolved for this item (its fields may be expressions): the same parameters
+	// with another key or address are another listing. Only a key in this run's memory, never shown.
+	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE, itemIndex);
+	const key = JSON.stringify([credentials.baseUrl, credentials.apiKey, returnAll, request]);
+	const listed = await readOncePerRun(this, key, itemIndex, async () => await readListing.call(this, itemIndex, request));
 
 	// One shared pairing object: every output item of this input points at the same source item.
 	const pairedItem = { item: itemIndex };
-	const items: INodeExecutionData[] = [];
+	return listed.map((json) => ({ json, pairedItem }));
+}
+
+interface ListRequest {
+	limit: number;
+	simplify: boolean;
+	filters: ServiceFilters;
+	limits: RequestLimits;
+	tool: boolean;
+}
+
+/**
+ * The listing's items' JSON. Pages are read only until Limit items are gathered. As an AI tool it
+ * reads on to count the matching services, keeps the answer under TOOL_ANSWER_MAX_BYTES, and ends a
+ * cut-short answer with a note saying so.
+ */
+async function readListing(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	{ limit, simplify, filters, limits, tool }: ListRequest,
+): Promise<IDataObject[]> {
+	const filtering = hasServiceFilters(filters);
+	const session = await openApiSession.call(this, { itemIndex, limits });
+
+	const items: IDataObject[] = [];
 	let matching = 0;
 	let answerBytes = 2; // "[]"
 	let cutBy: 'limit' | 'size' | undefined;
@@ -76,10 +112,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 					continue;
 				}
 			}
-			items.push({ json: json as IDataObject, pairedItem });
+			items.push(json as IDataObject);
 		}
 		if (!tool && items.length >= limit) break;
 	}
-	if (cutBy !== undefined) items.push({ json: cutShortNote(items.length, matching, cutBy), pairedItem });
+	if (cutBy !== undefined) items.push(cutShortNote(items.length, matching, cutBy));
 	return items;
 }
