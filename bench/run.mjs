@@ -511,7 +511,8 @@ if (hasSize(TARGETS.size)) {
 // before it (`--against 47f5503 --against 2ad0843`: 0.2.0 against 0.1.0 too), in the same rounds.
 const sideBySide = [];
 const versions = [
-	...refs.map((r) => ({ suffix: `@${r.ref}`, name: r.version, label: refLabel(r), ref: r })),
+	// Named by version, or by the ref when two of them have the same version (a branch of this release).
+	...refs.map((r) => ({ suffix: `@${r.ref}`, name: refs.filter((x) => x.version === r.version).length > 1 ? r.ref : r.version, label: refLabel(r), ref: r })),
 	{ suffix: '', name: 'this', label: 'this checkout' },
 ];
 const comparisons = [
