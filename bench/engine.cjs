@@ -28,13 +28,33 @@ function node(name, type, typeVersion, parameters, credentials) {
   return { id: name, name, type, typeVersion, position: [0, 0], parameters, ...(credentials && { credentials }) };
 }
 
+// `npm run bench -- --against <ref>` also runs the dist/ of an earlier commit, built in a checkout
+// of its own (bench/refs.mjs): an engine of its own per checkout, over that checkout's node and
+// credential (as its package.json's n8n section names them).
+const refEngines = new Map();
+function engineFor(packageRoot) {
+  if (!packageRoot || packageRoot === root) return engine;
+  if (!refEngines.has(packageRoot)) {
+    const ref = (file) => require(path.join(packageRoot, file));
+    refEngines.set(
+      packageRoot,
+      createEngine({
+        nodeTypes: { [NODE_TYPE]: new (ref('dist/nodes/Services/Services.node.js').Services)() },
+        credentialTypes: { servicePlatformApi: new (ref('dist/credentials/ServicePlatformApi.credentials.js').ServicePlatformApi)() },
+      }),
+    );
+  }
+  return refEngines.get(packageRoot);
+}
+
 /**
- * One manual execution of a workflow with only the Services node (List, Return All).
- * Resolves with the node's output items; throws the node's error if it failed.
+ * One manual execution of a workflow with only the Services node (List, Return All), of this
+ * checkout or of `packageRoot` (an earlier commit's checkout). Resolves with the node's output
+ * items; throws the node's error if it failed.
  */
-async function runList({ baseUrl, apiKey, simplify }) {
+async function runList({ baseUrl, apiKey, simplify, packageRoot }) {
   const list = node('Services', NODE_TYPE, 1, { resource: 'service', operation: 'list', returnAll: true, simplify }, CREDENTIAL);
-  const { items, error } = await engine.runNode({ node: list, credentials: { apiKey, baseUrl } });
+  const { items, error } = await engineFor(packageRoot).runNode({ node: list, credentials: { apiKey, baseUrl } });
   if (error) throw Object.assign(new Error(`List failed: ${error.message}`), { nodeError: error });
   return items;
 }

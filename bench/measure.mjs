@@ -5,7 +5,8 @@
 //   node --expose-gc bench/measure.mjs memory  --urls J --small-urls J --key K --size N --variant V
 //   node --expose-gc bench/measure.mjs profile --urls J --small-urls J --key K --size N --variant V --runs R
 //   (J: the JSON {main, paged, envelope} of base URLs bench/server.mjs prints; --nodes-base D: the
-//   installed n8n's n8n-nodes-base/dist/nodes, for the peer)
+//   installed n8n's n8n-nodes-base/dist/nodes, for the peer; --refs J: {"<ref>": "<checkout>"} of
+//   earlier commits built by bench/refs.mjs, for the variants `<variant>@<ref>`)
 //
 // Variants:
 //   baseline        plain GET of the same URL (node:http, same headers), JSON.parse, wrap each record as { json }
@@ -13,6 +14,9 @@
 //   paged           List raw over the same records in pages (the paged mock)
 //   peer            HTTP Request + Split Out (n8n-nodes-base) over the records as {"data": [...]}
 //   env-raw, env-simplified   List over that same {"data": [...]} listing, to compare with the peer
+//   raw@R, simplified@R, paged@R, env-raw@R, ...   the List variants with the dist/ of the commit R
+// timing: a variant that fails its warm-up run (an earlier commit that does not page) is left out
+// and named in `unavailable` with the reason; the others are measured.
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -36,6 +40,7 @@ const { positionals, values: args } = parseArgs({
 		urls: { type: 'string' },
 		'small-urls': { type: 'string' },
 		'nodes-base': { type: 'string' },
+		refs: { type: 'string', default: '{}' },
 		key: { type: 'string' },
 		size: { type: 'string' },
 		runs: { type: 'string', default: '5' },
@@ -49,6 +54,7 @@ const size = Number(args.size);
 const apiKey = args.key;
 const urls = JSON.parse(args.urls);
 const smallUrls = JSON.parse(args['small-urls']);
+const refs = JSON.parse(args.refs);
 // A full collection before each timed run: every run starts from a collected heap, as a workflow
 // execution minutes after the previous one would. (--no-gc: back-to-back runs instead.)
 const gc = args['no-gc'] ? () => {} : (globalThis.gc ?? (() => {}));
@@ -81,22 +87,25 @@ function baseline(baseUrl) {
 	});
 }
 
-/** Each variant: which listing it reads, and how. */
+/** Each variant: which listing it reads, and how (`packageRoot`: whose dist/ runs List; undefined: this checkout's). */
 const VARIANTS = {
 	baseline: ['main', (baseUrl) => baseline(baseUrl)],
-	raw: ['main', (baseUrl) => runList({ baseUrl, apiKey, simplify: false })],
-	simplified: ['main', (baseUrl) => runList({ baseUrl, apiKey, simplify: true })],
-	paged: ['paged', (baseUrl) => runList({ baseUrl, apiKey, simplify: false })],
+	raw: ['main', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: false, packageRoot })],
+	simplified: ['main', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: true, packageRoot })],
+	paged: ['paged', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: false, packageRoot })],
 	peer: ['envelope', (baseUrl) => runPeer({ baseUrl, apiKey, nodesBaseDir: args['nodes-base'] })],
-	'env-raw': ['envelope', (baseUrl) => runList({ baseUrl, apiKey, simplify: false })],
-	'env-simplified': ['envelope', (baseUrl) => runList({ baseUrl, apiKey, simplify: true })],
+	'env-raw': ['envelope', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: false, packageRoot })],
+	'env-simplified': ['envelope', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: true, packageRoot })],
 };
 
-/** Runs `variant` on its listing (`small`: the 20-record twin, for warming up). */
+/** Runs `variant` (`name` or `name@ref`) on its listing (`small`: the 20-record twin, for warming up). */
 async function runVariant(variant, { small = false } = {}) {
-	if (!VARIANTS[variant]) throw new Error(`measure.mjs: unknown variant "${variant}"`);
-	const [kind, run] = VARIANTS[variant];
-	return await run((small ? smallUrls : urls)[kind]);
+	const [name, ref] = variant.split('@');
+	if (!VARIANTS[name] || (ref !== undefined && (!refs[ref] || name === 'baseline' || name === 'peer'))) {
+		throw new Error(`measure.mjs: unknown variant "${variant}"`);
+	}
+	const [kind, run] = VARIANTS[name];
+	return await run((small ? smallUrls : urls)[kind], ref === undefined ? undefined : refs[ref]);
 }
 
 function check(variant, items, expected) {
@@ -106,11 +115,21 @@ function check(variant, items, expected) {
 }
 
 async function timing() {
-	const variants = args.variants.split(',');
+	const unavailable = {};
+	const variants = [];
+	// Warm-up: load modules, JIT the code paths, fill the server's body cache. Not counted. A variant
+	// that fails here is not measured (the reason is reported); one that fails later fails the run.
+	for (const variant of args.variants.split(',')) {
+		try {
+			check(variant, await runVariant(variant), size);
+			variants.push(variant);
+		} catch (error) {
+			if (/unknown variant/.test(error.message)) throw error;
+			unavailable[variant] = error.message.split('\n')[0];
+		}
+	}
 	const runs = Number(args.runs);
 	const times = Object.fromEntries(variants.map((variant) => [variant, []]));
-	// Warm-up: load modules, JIT the code paths, fill the server's body cache. Not counted.
-	for (const variant of variants) check(variant, await runVariant(variant), size);
 	for (let run = 0; run < runs; run++) {
 		// Rotate the order every run so no variant always follows the same one.
 		const order = variants.map((_, i) => variants[(i + run) % variants.length]);
@@ -124,7 +143,7 @@ async function timing() {
 			times[variant].push(elapsed);
 		}
 	}
-	return { mode, size, bodyBytes: lastBodyBytes, runs, times };
+	return { mode, size, bodyBytes: lastBodyBytes, runs, times, unavailable };
 }
 
 async function memory() {

@@ -1,25 +1,30 @@
 #!/usr/bin/env node
-// `npm run bench`: the List operation at scale, through n8n's engine, against a plain baseline.
+// `npm run bench`: the List operation at scale, through n8n's engine, against a plain baseline, the
+// peer (HTTP Request + Split Out) and, with --against, earlier commits. Docs: docs/performance.md.
 //
-//   node bench/run.mjs [--no-build] [--sizes 1000,10000,100000] [--runs N] [--memory-runs N]
-//                          [--quick] [--no-profile | --profile] [--no-gc] [--json out.json]
+//   node bench/run.mjs [--no-build] [--sizes 1000,10000,100000] [--rounds N] [--runs N] [--quick]
+//                      [--against <git ref>]... [--report out.json] [--no-profile | --profile]
+//                      [--no-trigger] [--no-peer] [--no-gc]
 //
-// 1. Builds the package (npm run build) and measures the compiled dist/ as n8n loads it.
+// 1. Builds the package (npm run build) and measures the compiled dist/ as n8n loads it; each
+//    --against <ref> is checked out into a temporary git worktree and built there (bench/refs.mjs).
 // 2. Serves 1,000 / 10,000 / 100,000 generated records of the documented shape from the mock API
-//    (scripts/lib/mock-api/), on 127.0.0.1, in a child process of its own.
-// 3. Per size, in one fresh child process (bench/measure.mjs): the baseline (plain GET of the same
-//    URL, JSON.parse, wrap each record as { json }) and the List operation, raw and simplified,
-//    through n8n-core's WorkflowExecute (bench/engine.cjs), interleaved, several runs, median.
-// 4. Peak memory per size and variant, each in a fresh process (median of --memory-runs processes):
-//    RSS high-water mark growth and sampled heap growth, against the body size and against the
-//    baseline's own growth.
-// 5. Cold load of the built node and credential modules against a bare `node` start.
-// 6. Targets at 100,000 records: ratio <= 1.3 raw, <= 1.5 simplified, peak memory growth <= 3x body.
-//    When one is missed, a CPU profile of that run (node --cpu-prof) says where the time goes.
-//    Load average (/proc/loadavg) is printed as read at the start and at the end.
-// Cold load times the spawn of a `node` process itself, so it spawns synchronously and directly.
+//    (scripts/lib/mock-api/), on 127.0.0.1, in a child process of its own (bench/server.mjs).
+// 3. --rounds N (default 3) rounds. In each round, per size, one fresh child process
+//    (bench/measure.mjs) runs every variant interleaved, --runs times: the baseline (plain GET,
+//    JSON.parse, { json } per record), List raw and simplified through n8n-core's WorkflowExecute
+//    (bench/engine.cjs), the paged listing (at 100,000), the peer and List on the peer's listing,
+//    and raw@<ref>, simplified@<ref>, paged@<ref> per --against. Then peak memory: one fresh process
+//    per size (>= 10,000) and variant.
+// 4. Every target is a paired ratio (each run / the run of its reference in the same round of the
+//    same process), its median per round, then the median over the rounds; printed MET / MISSED with
+//    the per-round values. The load average (/proc/loadavg) is printed at the start, per round and
+//    at the end.
+// 5. The Services Trigger at scale (bench/trigger.mjs, when present), cold load of the built
+//    modules, and a CPU profile (node --cpu-prof) of a variant that misses its time target.
+// 6. --report <file.json>: everything printed, also as JSON (--json is the same option).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,11 +33,15 @@ import { parseArgs } from 'node:util';
 
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { makeTempDir, run, runNpm, startProcess } from '../scripts/lib/process.mjs';
+import { formatTable } from '../scripts/lib/table.mjs';
+import { summarizeProfile } from './profile.mjs';
+import { prepareRef } from './refs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const measureScript = join(root, 'bench/measure.mjs');
-// Every child's temporary folders (n8n user folders, CPU profiles) go into one folder of this run's,
-// removed on clean-up: also when a child is killed or the bench is stopped with Ctrl-C.
+const triggerScript = join(root, 'bench/trigger.mjs');
+// Every child's temporary folders (n8n user folders, CPU profiles, --against worktrees) go into one
+// folder of this run's, removed on clean-up: also when a child is killed or the bench is stopped with Ctrl-C.
 process.env.TMPDIR = makeTempDir('sp-bench-');
 const started = performance.now();
 const readLoadavg = () => {
@@ -42,20 +51,23 @@ const readLoadavg = () => {
 		return os.loadavg().map((value) => value.toFixed(2)).join(' ');
 	}
 };
-const loadavgAtStart = readLoadavg();
 
 const { values: args } = parseArgs({
 	options: {
 		build: { type: 'boolean', default: true },
 		'no-build': { type: 'boolean', default: false },
 		sizes: { type: 'string', default: '1000,10000,100000' },
+		rounds: { type: 'string', default: '3' },
 		runs: { type: 'string' },
-		'memory-runs': { type: 'string' },
 		quick: { type: 'boolean', default: false },
-		'no-profile': { type: 'boolean', default: false },
-		'no-gc': { type: 'boolean', default: false },
-		profile: { type: 'boolean', default: false },
+		against: { type: 'string', multiple: true, default: [] },
+		report: { type: 'string' },
 		json: { type: 'string' },
+		'no-profile': { type: 'boolean', default: false },
+		profile: { type: 'boolean', default: false },
+		'no-trigger': { type: 'boolean', default: false },
+		'no-peer': { type: 'boolean', default: false },
+		'no-gc': { type: 'boolean', default: false },
 		help: { type: 'boolean', short: 'h', default: false },
 	},
 });
@@ -64,35 +76,50 @@ if (args.help) {
 	process.exit(0);
 }
 
-const TARGETS = { size: 100_000, raw: 1.3, simplified: 1.5, memory: 3, paged: 1.5, peer: 0.8 };
-const PAGE_SIZE = 1000; // the paged row: TARGETS.size records in pages of this many
-const PEER_VARIANTS = ['peer', 'env-raw', 'env-simplified'];
+// The targets of issue 16: time limits are paired ratios (median over the rounds); `stretch` is the
+// better figure aimed at. Memory: peak RSS growth against the reference's growth in the same round.
+const TARGETS = {
+	size: 100_000, // baseline, paged, memory and trigger targets are at this size
+	peerSizes: [10_000, 100_000],
+	peer: { limit: 0.9, stretch: 0.8 },
+	raw: 1.3,
+	simplified: 1.5,
+	paged: 1.3,
+	memory: 1.0,
+	triggerPoll: 1.5,
+	noRegression: 1.0,
+};
+const PAGE_SIZE = 1000; // the paged variant: TARGETS.size records in pages of this many
+const MEMORY_MIN_SIZE = 10_000; // smaller listings stay below the process's RSS high-water mark
 const sizes = args.sizes.split(',').map(Number);
-const runsFor = (size) => Number(args.runs ?? (args.quick ? 3 : size >= 100_000 ? 7 : size >= 10_000 ? 11 : 21));
-const memoryRuns = Number(args['memory-runs'] ?? (args.quick ? 1 : 3));
-const variants = ['baseline', 'raw', 'simplified'];
+const hasSize = (size) => sizes.includes(size);
+const rounds = Math.max(1, Number(args.rounds));
+const runsFor = (size) => Number(args.runs ?? (args.quick ? (size >= 100_000 ? 1 : 2) : size >= 100_000 ? 5 : size >= 10_000 ? 7 : 11));
 
-const log = (line = '') => process.stdout.write(`${line}\n`);
+const printed = [];
+const log = (line = '') => {
+	printed.push(line);
+	process.stdout.write(`${line}\n`);
+};
 const progress = (line) => process.stderr.write(`bench: ${line}\n`);
+const loadavg = { start: readLoadavg(), rounds: [], end: null };
+progress(`load average at start: ${loadavg.start}`);
 
 // ---- helpers ------------------------------------------------------------------------------------
 
 const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
+	const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+	if (!sorted.length) return NaN;
 	const mid = sorted.length >> 1;
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+const mb = (bytes) => (Number.isFinite(bytes) ? (bytes / 1024 / 1024).toFixed(1) : '-');
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 const thousands = (value) => Math.round(value).toLocaleString('en-US');
+const listName = (variant) => `List ${variant.replace('env-', '')}`;
 
-function table(rows, columns) {
-	const cells = rows.map((row) => columns.map((column) => String(column.get(row))));
-	const widths = columns.map((column, i) => Math.max(column.title.length, ...cells.map((cell) => cell[i].length)));
-	const line = (values) =>
-		values.map((value, i) => (columns[i].left ? value.padEnd(widths[i]) : value.padStart(widths[i]))).join('  ').trimEnd();
-	return [line(columns.map((c) => c.title)), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
-}
+/** A plain-text table (scripts/lib/table.mjs); columns right-aligned unless `left`. */
+const table = (rows, columns) => formatTable(rows, columns.map((c) => ({ ...c, align: c.left ? undefined : 'right' })), { maxWidth: 200 });
 
 /** Runs a node child process and returns its last stdout line as JSON. */
 async function runChild(nodeArgs) {
@@ -147,16 +174,6 @@ async function generate(server, count) {
 	}
 }
 
-const serverArgs = (server) => [
-	'--urls',
-	JSON.stringify(server.urls),
-	'--small-urls',
-	JSON.stringify(server.smallUrls),
-	'--key',
-	server.apiKey,
-	...(nodesBaseDir ? ['--nodes-base', nodesBaseDir] : []),
-];
-
 /** n8n-nodes-base of the installed n8n 2.x (the e2e suite's runtime cache), for the peer; null when n8n cannot be had. */
 async function findNodesBase() {
 	try {
@@ -179,118 +196,30 @@ function coldLoad() {
 		if (result.status !== 0) throw new Error(`cold load: ${result.stderr}`);
 		return performance.now() - t;
 	};
-	const peers = "require('n8n-workflow');require('zod');";
+	const peerModules = "require('n8n-workflow');require('zod');";
 	const pkg = `require(${JSON.stringify(credential)});require(${JSON.stringify(node)});`;
 	const cases = [
 		{ name: 'bare `node -e 0`', code: '0' },
-		{ name: 'node + n8n-workflow + zod (n8n has these loaded)', code: peers },
+		{ name: 'node + n8n-workflow + zod (n8n has these loaded)', code: peerModules },
 		{ name: 'node + built credential + Services node (cold)', code: pkg },
 	];
-	const rounds = args.quick ? 3 : 9;
+	const spawns = args.quick ? 3 : 9;
 	const spawned = cases.map((c) => ({ ...c, times: [] }));
-	for (let round = 0; round < rounds; round++) for (const c of spawned) c.times.push(spawnMs(c.code));
+	for (let i = 0; i < spawns; i++) for (const c of spawned) c.times.push(spawnMs(c.code));
 	// The package's own share: require time of its modules in a process that already has the peers.
 	const inProcess = [];
-	for (let round = 0; round < rounds; round++) {
+	for (let i = 0; i < spawns; i++) {
 		const result = spawnSync(
 			process.execPath,
-			['-e', `${peers}const t=performance.now();${pkg}process.stdout.write(String(performance.now()-t))`],
+			['-e', `${peerModules}const t=performance.now();${pkg}process.stdout.write(String(performance.now()-t))`],
 			{ cwd: root, encoding: 'utf8' },
 		);
 		inProcess.push(Number(result.stdout));
 	}
-	return { rounds, spawned: spawned.map((c) => ({ name: c.name, median: median(c.times) })), packageRequireMs: median(inProcess) };
+	return { spawns, spawned: spawned.map((c) => ({ name: c.name, median: median(c.times) })), packageRequireMs: median(inProcess) };
 }
 
-// ---- profile ------------------------------------------------------------------------------------
-
-function summarizeProfile(file, windows) {
-	const profile = JSON.parse(readFileSync(file, 'utf8'));
-	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-	const parent = new Map();
-	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-	const selfTime = new Map();
-	// Only samples taken during the timed runs (not start-up, module loading or warm-up).
-	let timestamp = profile.startTime;
-	profile.samples.forEach((id, i) => {
-		timestamp += profile.timeDeltas[i];
-		const delta = profile.timeDeltas[i + 1] ?? 0;
-		if (windows.some(([start, end]) => timestamp >= start && timestamp <= end)) {
-			selfTime.set(id, (selfTime.get(id) ?? 0) + delta);
-		}
-	});
-	const total = [...selfTime.values()].reduce((a, b) => a + b, 0);
-	const short = (url) => url.replace(/^file:\/\//, '').replace(`${root}/`, '').replace(/.*node_modules\//, '');
-	const group = (url) => {
-		const s = short(url);
-		if (s === '') return '(V8/native)';
-		if (s.startsWith('node:')) return 'node core';
-		if (s.startsWith('dist/') || s.startsWith('bench/') || s.startsWith('mock/')) return s;
-		return s.replace(/^((@[^/]+\/)?[^/]+).*/, '$1');
-	};
-	const label = (frame) => `${frame.functionName || '(anonymous)'}  ${short(frame.url) || ''}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
-	const fn = new Map();
-	const pkg = new Map();
-	const inclusive = new Map();
-	for (const [id, time] of selfTime) {
-		const { callFrame } = byId.get(id);
-		fn.set(label(callFrame), (fn.get(label(callFrame)) ?? 0) + time);
-		const g = callFrame.functionName.startsWith('(') ? callFrame.functionName : group(callFrame.url);
-		pkg.set(g, (pkg.get(g) ?? 0) + time);
-		const seen = new Set();
-		for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
-			const key = label(byId.get(cur).callFrame);
-			if (!seen.has(key)) {
-				seen.add(key);
-				inclusive.set(key, (inclusive.get(key) ?? 0) + time);
-			}
-		}
-	}
-	const top = (map, n, filter = () => true) =>
-		[...map]
-			.filter(([key]) => filter(key))
-			.sort((a, b) => b[1] - a[1])
-			.slice(0, n)
-			.map(([key, time]) => `  ${fixed(time / 1000, 0).padStart(6)} ms ${fixed((100 * time) / total).padStart(5)}%  ${key}`)
-			.join('\n');
-	const wall = windows.reduce((sum, [start, end]) => sum + (end - start), 0);
-	return [
-		`  ${windows.length} timed runs, ${fixed(wall / 1000, 0)} ms wall, ${fixed(total / 1000, 0)} ms sampled (start-up and warm-up left out)`,
-		'  self time by package:',
-		top(pkg, 10),
-		'  self time by function:',
-		top(fn, 12),
-		'  inclusive time, package code and validation:',
-		top(inclusive, 10, (key) => /dist\/|safeParse|JSON|measure\.mjs|axios|handleStreamEnd/.test(key)),
-	].join('\n');
-}
-
-async function profileRun(server, size, variant) {
-	const dir = mkdtempSync(join(os.tmpdir(), 'bench-profile-'));
-	try {
-		const { windows } = await runChild([
-			'--expose-gc',
-			'--cpu-prof',
-			'--cpu-prof-interval=200',
-			`--cpu-prof-dir=${dir}`,
-			measureScript,
-			'profile',
-			...serverArgs(server),
-			'--size',
-			String(size),
-			'--variant',
-			variant,
-			'--runs',
-			'3',
-		]);
-		const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-		return summarizeProfile(join(dir, file), windows);
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-}
-
-// ---- main ---------------------------------------------------------------------------------------
+// ---- measuring ----------------------------------------------------------------------------------
 
 if (args.build && !args['no-build']) {
 	progress('building (npm run build) ...');
@@ -301,116 +230,212 @@ if (args.build && !args['no-build']) {
 		process.exit(1);
 	}
 }
+const refs = [];
+for (const ref of args.against) refs.push(await prepareRef(root, ref, progress));
+const refLabel = (ref) => `${ref.version} (${ref.ref})`;
 
 const info = machine();
-const nodesBaseDir = await findNodesBase();
+const nodesBaseDir = args['no-peer'] ? null : await findNodesBase();
+const serverArgs = (server) => [
+	'--urls',
+	JSON.stringify(server.urls),
+	'--small-urls',
+	JSON.stringify(server.smallUrls),
+	'--key',
+	server.apiKey,
+	'--refs',
+	JSON.stringify(Object.fromEntries(refs.map((r) => [r.ref, r.dir]))),
+	...(nodesBaseDir ? ['--nodes-base', nodesBaseDir] : []),
+];
+
+/** The variants timed at `size`, in one process per round. */
+function timedVariants(size) {
+	const atTarget = size === TARGETS.size;
+	const list = ['raw', 'simplified', ...(atTarget ? ['paged'] : [])];
+	return [
+		'baseline',
+		...list,
+		...(nodesBaseDir ? ['peer', 'env-raw', 'env-simplified'] : []),
+		...refs.flatMap((r) => list.map((v) => `${v}@${r.ref}`)),
+	];
+}
+/** The variants whose peak memory is measured at `size` (one fresh process each per round). */
+function memoryVariants(size) {
+	if (size < MEMORY_MIN_SIZE) return [];
+	return [
+		'baseline',
+		'raw',
+		'simplified',
+		...(nodesBaseDir ? ['peer', 'env-raw', 'env-simplified'] : []),
+		...(size === TARGETS.size ? refs.flatMap((r) => [`raw@${r.ref}`, `simplified@${r.ref}`]) : []),
+	];
+}
+
+const roundData = []; // per round: { loadavg, sizes: { [size]: { runs, bodyBytes, times, unavailable, memory } } }
 const server = await startServer();
-const results = [];
-let paged = null; // the paged row, at TARGETS.size
-const peers = []; // the peer rows, per size
 try {
-	for (const size of sizes) {
-		await generate(server, size);
-		progress(`${thousands(size)} records: timing ${variants.join(', ')} (${runsFor(size)} runs, one process) ...`);
-		const child = await runChild([
-			'--expose-gc',
-			measureScript,
-			'timing',
-			...serverArgs(server),
-			'--size',
-			String(size),
-			'--runs',
-			String(runsFor(size)),
-			'--variants',
-			variants.join(','),
-			...(args['no-gc'] ? ['--no-gc'] : []),
-		]);
-		const timing = { runs: child.runs, bodyBytes: child.bodyBytes, times: child.times, paired: {} };
-		// Ratio of each run to the baseline of the same round: robust to load that drifts.
-		for (const variant of variants.slice(1)) {
-			timing.paired[variant] = child.times[variant].map((ms, i) => ms / child.times.baseline[i]);
-		}
-		progress(`${thousands(size)} records: memory (${memoryRuns} fresh process(es) per variant) ...`);
-		const memory = {};
-		for (const variant of variants) {
-			const samples = [];
-			for (let run = 0; run < memoryRuns; run++) {
-				samples.push(
-					await runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]),
-				);
-			}
-			memory[variant] = {
-				samples,
-				peakRssGrowth: median(samples.map((m) => m.peakRssGrowth)),
-				peakRssIsUpperBound: samples.some((m) => m.peakRssIsUpperBound),
-				heapPeakSampledGrowth: median(samples.map((m) => m.heapPeakSampledGrowth)),
-				heapRetainedGrowth: median(samples.map((m) => m.heapRetainedGrowth)),
-			};
-		}
-		results.push({ size, timing, memory });
-	}
-	if (sizes.includes(TARGETS.size)) {
-		await generate(server, TARGETS.size);
-		progress(`${thousands(TARGETS.size)} records in pages of ${thousands(PAGE_SIZE)} vs one page: timing List raw (${runsFor(TARGETS.size)} runs) ...`);
-		try {
-			const child = await runChild(['--expose-gc', measureScript, 'timing', ...serverArgs(server), '--size', String(TARGETS.size), '--runs', String(runsFor(TARGETS.size)), '--variants', 'raw,paged']);
-			paged = { runs: child.runs, raw: median(child.times.raw), paged: median(child.times.paged), paired: median(child.times.paged.map((ms, i) => ms / child.times.raw[i])) };
-		} catch (error) {
-			const reason = String(error.message).split('\n').find((l) => /List failed|expected \d+ items/.test(l)) ?? 'the paged run failed';
-			paged = { unavailable: `n/a: the node does not page (${reason.replace(/^Error: /, '').trim()})` };
-		}
-	}
-	if (nodesBaseDir) {
+	for (let round = 0; round < rounds; round++) {
+		const current = { loadavg: readLoadavg(), sizes: {} };
+		roundData.push(current);
+		loadavg.rounds.push(current.loadavg);
+		progress(`round ${round + 1}/${rounds}: load average ${current.loadavg}`);
 		for (const size of sizes) {
 			await generate(server, size);
-			progress(`${thousands(size)} records: the peer (HTTP Request + Split Out) vs List on the same {"data": [...]} listing ...`);
-			const child = await runChild(['--expose-gc', measureScript, 'timing', ...serverArgs(server), '--size', String(size), '--runs', String(runsFor(size)), '--variants', PEER_VARIANTS.join(',')]);
-			const memory = {};
-			for (const variant of PEER_VARIANTS) {
-				const samples = [];
-				for (let i = 0; i < memoryRuns; i++) samples.push(await runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]));
-				memory[variant] = median(samples.map((m) => m.peakRssGrowth));
+			const variants = timedVariants(size);
+			progress(`round ${round + 1}/${rounds}, ${thousands(size)} records: timing ${variants.length} variants x ${runsFor(size)} runs, one process ...`);
+			const child = await runChild([
+				'--expose-gc',
+				measureScript,
+				'timing',
+				...serverArgs(server),
+				'--size',
+				String(size),
+				'--runs',
+				String(runsFor(size)),
+				'--variants',
+				variants.join(','),
+				...(args['no-gc'] ? ['--no-gc'] : []),
+			]);
+			for (const name of ['baseline', 'raw', 'simplified']) {
+				if (child.unavailable[name]) throw new Error(`${name} failed at ${size} records: ${child.unavailable[name]}`);
 			}
-			peers.push({ size, runs: child.runs, times: child.times, memory });
+			const memory = {};
+			const memVariants = memoryVariants(size).filter((v) => !child.unavailable[v]);
+			if (memVariants.length) progress(`round ${round + 1}/${rounds}, ${thousands(size)} records: peak memory, ${memVariants.length} fresh processes ...`);
+			for (const variant of memVariants) {
+				memory[variant] = await runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]);
+			}
+			current.sizes[size] = { runs: child.runs, bodyBytes: child.bodyBytes, times: child.times, unavailable: child.unavailable, memory };
 		}
 	}
 } finally {
 	server.stop();
 }
+
+// The Services Trigger at scale: bench/trigger.mjs (its own mock and processes) prints one JSON line:
+// poll1pctMs, pollNothingMs, listRawMs, ratio1pct (median of the per-round paired ratios), perRound,
+// stateBytesPerService, peakRssGrowthMb, ...
+const triggerSize = hasSize(TARGETS.size) ? TARGETS.size : Math.max(...sizes);
+let trigger = null;
+if (!args['no-trigger'] && existsSync(triggerScript)) {
+	progress(`Services Trigger at ${thousands(triggerSize)} services (bench/trigger.mjs, ${rounds} rounds) ...`);
+	loadavg.trigger = readLoadavg();
+	try {
+		trigger = await runChild([triggerScript, '--size', String(triggerSize), '--changed', '0.01', '--rounds', String(rounds), ...(args.quick ? ['--memory-runs', '1'] : [])]);
+	} catch (error) {
+		trigger = { failed: error.message.split('\n').slice(0, 6).join('\n') };
+	}
+}
 progress('cold load ...');
 const cold = coldLoad();
+loadavg.afterMeasuring = readLoadavg();
+
+// ---- figures ------------------------------------------------------------------------------------
+
+/** All runs of `variant` at `size`, over all rounds. */
+const allTimes = (size, variant) => roundData.flatMap((r) => r.sizes[size]?.times[variant] ?? []);
+/** Per round: the median of the paired ratios variant/reference of that round's process (NaN when not measured). */
+const pairedRounds = (size, variant, reference) =>
+	roundData.map((r) => {
+		const times = r.sizes[size]?.times;
+		if (!times?.[variant] || !times[reference]) return NaN;
+		return median(times[variant].map((ms, i) => ms / times[reference][i]));
+	});
+/** Per round: peak RSS growth of variant / of reference, each from one fresh process of that round. */
+const memoryRounds = (size, variant, reference) =>
+	roundData.map((r) => {
+		const m = r.sizes[size]?.memory;
+		return m?.[variant] && m[reference] ? m[variant].peakRssGrowth / m[reference].peakRssGrowth : NaN;
+	});
+const memoryMedian = (size, variant, field = 'peakRssGrowth') => median(roundData.map((r) => r.sizes[size]?.memory[variant]?.[field] ?? NaN));
+const unavailable = (size, variant) => roundData.map((r) => r.sizes[size]?.unavailable[variant]).find(Boolean);
+
+const targets = [];
+/** Adds a target from per-round values; `limit` (and `stretch`) on their median. */
+function target(name, perRound, limit, stretch) {
+	const value = median(perRound);
+	const status = !Number.isFinite(value) ? 'N/A' : value <= limit ? 'MET' : 'MISSED';
+	const measured = perRound.filter(Number.isFinite);
+	const straddles = measured.some((v) => v <= limit) && measured.some((v) => v > limit);
+	const t = { name, limit, value, rounds: perRound, status, straddles };
+	if (stretch !== undefined) {
+		t.stretch = stretch;
+		t.stretchStatus = !Number.isFinite(value) ? 'N/A' : value <= stretch ? 'MET' : 'MISSED';
+	}
+	targets.push(t);
+	return t;
+}
+const formatTarget = (t) =>
+	`  ${t.status.padEnd(6)}  ${t.name.padEnd(58)} ${fixed(t.value, 2).padStart(5)}  (rounds ${t.rounds.map((v) => fixed(v, 2)).join(' ')})` +
+	(t.stretch !== undefined ? `  stretch <= ${t.stretch}: ${t.stretchStatus}` : '') +
+	(t.straddles ? '  (rounds on both sides of the limit: within the noise)' : '');
+
+if (nodesBaseDir) {
+	for (const size of TARGETS.peerSizes.filter(hasSize)) {
+		for (const variant of ['env-raw', 'env-simplified']) {
+			target(`${thousands(size)}: ${listName(variant)} <= ${TARGETS.peer.limit}x the peer's time`, pairedRounds(size, variant, 'peer'), TARGETS.peer.limit, TARGETS.peer.stretch);
+		}
+	}
+}
+if (hasSize(TARGETS.size)) {
+	const s = TARGETS.size;
+	target(`${thousands(s)}: List raw <= ${TARGETS.raw}x the baseline's time`, pairedRounds(s, 'raw', 'baseline'), TARGETS.raw);
+	target(`${thousands(s)}: List simplified <= ${TARGETS.simplified}x the baseline's time`, pairedRounds(s, 'simplified', 'baseline'), TARGETS.simplified);
+	const pagedTarget = target(`${thousands(s)} in pages of ${thousands(PAGE_SIZE)} <= ${TARGETS.paged}x one page (List raw)`, pairedRounds(s, 'paged', 'raw'), TARGETS.paged);
+	if (unavailable(s, 'paged')) pagedTarget.note = `n/a: ${unavailable(s, 'paged')}`;
+	for (const variant of ['raw', 'simplified']) {
+		target(`${thousands(s)}: List ${variant} peak RSS growth <= the baseline's`, memoryRounds(s, variant, 'baseline'), TARGETS.memory);
+	}
+	if (nodesBaseDir) {
+		for (const variant of ['env-raw', 'env-simplified']) {
+			target(`${thousands(s)}: ${listName(variant)} peak RSS growth <= the peer's`, memoryRounds(s, variant, 'peer'), TARGETS.memory);
+		}
+	}
+}
+if (trigger && !trigger.failed) {
+	const ratio = trigger.ratio1pct ?? trigger.ratio;
+	const perRound = Array.isArray(trigger.perRound) ? trigger.perRound.map((r) => r.ratio1pct ?? r.ratio) : [ratio];
+	const t = target(`${thousands(triggerSize)} services: trigger poll, 1% changed <= ${TARGETS.triggerPoll}x List raw`, perRound, TARGETS.triggerPoll);
+	// The verdict is on bench/trigger.mjs's own median (the same figure when it gives its rounds).
+	t.value = ratio;
+	t.status = !Number.isFinite(ratio) ? 'N/A' : ratio <= TARGETS.triggerPoll ? 'MET' : 'MISSED';
+}
 
 // ---- report -------------------------------------------------------------------------------------
 
-const loadavgAfterMeasuring = readLoadavg();
+loadavg.end = readLoadavg();
+const runsText = sizes.map((s) => `${runsFor(s)} at ${thousands(s)}`).join(', ');
 log(`Machine: ${info.cpus} CPU(s), ${info.model}, ${info.memory} RAM, Node ${info.node}, ${info.platform}`);
-log(`Load average (/proc/loadavg) at start: ${loadavgAtStart}; after measuring: ${loadavgAfterMeasuring} (other work on the machine skews the figures)`);
-log(`Body: the mock API's generated records of the documented shape, array listing, served from a separate process on 127.0.0.1.`);
-log(`Median of N runs per variant, variants interleaved in one process; ${args['no-gc'] ? 'back-to-back runs (--no-gc)' : 'a full gc() before each run'}.`);
-log(`Memory: median of ${memoryRuns} fresh process(es) per size and variant.`);
+log(`Load average (/proc/loadavg) at start: ${loadavg.start}`);
+roundData.forEach((r, i) => log(`  round ${i + 1}: ${r.loadavg}`));
+log(`  after measuring: ${loadavg.afterMeasuring} (other work on the machine skews the figures)`);
+log(`Body: the mock API's generated records of the documented shape, served from a separate process on 127.0.0.1.`);
+log(`${rounds} round(s); per round and size one process runs every variant interleaved (${runsText} runs per round;`);
+log(`${args['no-gc'] ? 'back-to-back runs (--no-gc)' : 'a full gc() before each run'}); memory: one fresh process per variant and round, median over rounds.`);
+if (refs.length) log(`--against: ${refs.map((r) => `${refLabel(r)} = ${r.commit.slice(0, 10)}`).join(', ')}, built in temporary worktrees, measured in the same processes.`);
 log();
+
 const rows = [];
-for (const { size, timing, memory } of results) {
-	const baseMs = median(timing.times.baseline);
-	const baseMem = memory.baseline;
-	for (const variant of variants) {
-		const ms = median(timing.times[variant]);
-		const mem = memory[variant];
+for (const size of sizes) {
+	const baseMs = median(allTimes(size, 'baseline'));
+	const body = roundData[0].sizes[size].bodyBytes;
+	for (const variant of ['baseline', 'raw', 'simplified']) {
+		const ms = median(allTimes(size, variant));
+		const rss = memoryMedian(size, variant);
+		const heap = memoryMedian(size, variant, 'heapPeakSampledGrowth');
 		rows.push({
 			size,
 			variant,
-			runs: timing.runs,
 			ms,
 			perSecond: size / (ms / 1000),
 			ratio: ms / baseMs,
-			paired: timing.paired[variant] ? median(timing.paired[variant]) : 1,
-			body: timing.bodyBytes,
-			rss: mem.peakRssGrowth,
-			rssUpper: mem.peakRssIsUpperBound,
-			rssVsBaseline: mem.peakRssGrowth / baseMem.peakRssGrowth,
-			heap: mem.heapPeakSampledGrowth,
-			heapVsBaseline: mem.heapPeakSampledGrowth / baseMem.heapPeakSampledGrowth,
-			retained: mem.heapRetainedGrowth,
+			paired: variant === 'baseline' ? 1 : median(pairedRounds(size, variant, 'baseline')),
+			body,
+			rss,
+			rssVsBaseline: variant === 'baseline' ? rss / rss : median(memoryRounds(size, variant, 'baseline')),
+			heap,
+			heapVsBaseline: heap / memoryMedian(size, 'baseline', 'heapPeakSampledGrowth'),
+			retained: memoryMedian(size, variant, 'heapRetainedGrowth'),
 		});
 	}
 }
@@ -418,32 +443,145 @@ log(
 	table(rows, [
 		{ title: 'records', get: (r) => thousands(r.size) },
 		{ title: 'variant', get: (r) => r.variant, left: true },
-		{ title: 'runs', get: (r) => r.runs },
 		{ title: 'wall ms', get: (r) => fixed(r.ms) },
 		{ title: 'records/s', get: (r) => thousands(r.perSecond) },
 		{ title: 'x baseline', get: (r) => fixed(r.ratio, 2) },
 		{ title: 'paired', get: (r) => fixed(r.paired, 2) },
 		{ title: 'body MB', get: (r) => mb(r.body) },
-		{ title: 'peak RSS +MB', get: (r) => `${r.rssUpper ? '<=' : ''}${mb(r.rss)}` },
+		{ title: 'peak RSS +MB', get: (r) => mb(r.rss) },
 		{ title: 'x body', get: (r) => fixed(r.rss / r.body, 2) },
 		{ title: 'x base', get: (r) => fixed(r.rssVsBaseline, 2) },
 		{ title: 'heap peak +MB', get: (r) => mb(r.heap) },
-		{ title: 'x body', get: (r) => fixed(r.heap / r.body, 2) },
 		{ title: 'x base', get: (r) => fixed(r.heapVsBaseline, 2) },
 		{ title: 'heap held +MB', get: (r) => mb(r.retained) },
 	]),
 );
 log();
-log('x baseline: median wall time / median baseline wall time of the same process; paired: median of the per-round');
-log('ratios (each run / the baseline run of the same round).');
-log('peak RSS: the process high-water mark (getrusage maxrss) during the run minus RSS before it ("<=" when the run');
-log('did not raise the mark); heap peak: largest heapUsed sampled every 1 ms (synchronous phases are not sampled);');
-log('heap held: heapUsed right after the run with the output items still referenced. "x body": growth / body size;');
-log('"x base": growth / the baseline\'s growth for the same size (1.00 = no more memory than a plain GET + JSON.parse).');
+log('wall ms: median of all runs; x baseline: ratio of medians; paired: per round the median of (run / the baseline');
+log('run of the same round), then the median over rounds. peak RSS: high-water mark (getrusage maxrss) during the run');
+log('minus RSS before it; heap peak: largest heapUsed sampled every 1 ms; heap held: heapUsed after the run with the');
+log(`items still referenced; "x base": growth / the baseline's growth in the same round. Memory from ${thousands(MEMORY_MIN_SIZE)} records up.`);
 log();
+
+let peerRows = [];
+if (nodesBaseDir) {
+	peerRows = sizes.flatMap((size) => {
+		const peerMs = median(allTimes(size, 'peer'));
+		return ['peer', 'env-raw', 'env-simplified'].map((variant) => ({
+			size,
+			variant,
+			ms: median(allTimes(size, variant)),
+			vsPeer: median(allTimes(size, variant)) / peerMs,
+			paired: variant === 'peer' ? 1 : median(pairedRounds(size, variant, 'peer')),
+			rss: memoryMedian(size, variant),
+			rssVsPeer: variant === 'peer' ? memoryMedian(size, variant) / memoryMedian(size, variant) : median(memoryRounds(size, variant, 'peer')),
+		}));
+	});
+	log('The peer: the same listing through n8n\'s HTTP Request (this credential as predefined credential type) + Split Out,');
+	log('in the same n8n-core engine (n8n-nodes-base of the installed n8n 2.41.1), served as {"data": [...]}, against List on it:');
+	log(
+		table(peerRows, [
+			{ title: 'records', get: (r) => thousands(r.size) },
+			{ title: 'variant', get: (r) => (r.variant === 'peer' ? 'peer: HTTP Request + Split Out' : listName(r.variant)), left: true },
+			{ title: 'wall ms', get: (r) => fixed(r.ms) },
+			{ title: 'x peer', get: (r) => fixed(r.vsPeer, 2) },
+			{ title: 'paired', get: (r) => fixed(r.paired, 2) },
+			{ title: 'peak RSS +MB', get: (r) => mb(r.rss) },
+			{ title: 'x peer', get: (r) => fixed(r.rssVsPeer, 2) },
+		]),
+	);
+	log();
+} else {
+	log(`The peer (HTTP Request + Split Out) was not measured: ${args['no-peer'] ? '--no-peer' : 'n8n 2.x is not installed (see the progress output)'}.`);
+	log();
+}
+
+let paged = null;
+if (hasSize(TARGETS.size)) {
+	const s = TARGETS.size;
+	paged = unavailable(s, 'paged')
+		? { unavailable: `n/a: the node does not page (${unavailable(s, 'paged')})` }
+		: { raw: median(allTimes(s, 'raw')), paged: median(allTimes(s, 'paged')), paired: median(pairedRounds(s, 'paged', 'raw')) };
+	log(`Paged listing: ${thousands(s)} records in pages of ${thousands(PAGE_SIZE)} vs the same in one page (List raw):`);
+	log(paged.unavailable ? `  ${paged.unavailable}` : `  one page ${fixed(paged.raw)} ms, ${s / PAGE_SIZE} pages ${fixed(paged.paged)} ms: paired ratio ${fixed(paged.paired, 2)}`);
+	log();
+}
+
+// Side by side: this checkout against each --against commit, and each commit against the one given
+// before it (`--against 47f5503 --against 2ad0843`: 0.2.0 against 0.1.0 too), in the same rounds.
+const sideBySide = [];
+const versions = [
+	// Named by version, or by the ref when two of them have the same version (a branch of this release).
+	...refs.map((r) => ({ suffix: `@${r.ref}`, name: refs.filter((x) => x.version === r.version).length > 1 ? r.ref : r.version, label: refLabel(r), ref: r })),
+	{ suffix: '', name: 'this', label: 'this checkout' },
+];
+const comparisons = [
+	...refs.map((r, i) => [versions[versions.length - 1], versions[i]]),
+	...refs.slice(1).map((r, i) => [versions[i + 1], versions[i]]),
+];
+for (const [newer, older] of comparisons) {
+	const rowsOf = [];
+	for (const size of sizes) {
+		for (const variant of ['raw', 'simplified', ...(size === TARGETS.size ? ['paged'] : [])]) {
+			const [a, b] = [`${variant}${newer.suffix}`, `${variant}${older.suffix}`];
+			rowsOf.push({
+				size,
+				variant,
+				olderMs: median(allTimes(size, b)),
+				newerMs: median(allTimes(size, a)),
+				rounds: pairedRounds(size, a, b),
+				paired: median(pairedRounds(size, a, b)),
+				olderRss: memoryMedian(size, b),
+				newerRss: memoryMedian(size, a),
+				rssRatio: median(memoryRounds(size, a, b)),
+				unavailable: unavailable(size, a) ?? unavailable(size, b),
+			});
+		}
+	}
+	sideBySide.push({ newer: newer.ref?.ref ?? 'this', newerVersion: newer.name, older: older.ref.ref, olderVersion: older.name, rows: rowsOf });
+	const ratioTitle = `${newer.name}/${older.name}`;
+	log(`Side by side: ${newer.label} against ${older.label}, same rounds and processes (${ratioTitle}: paired, median of rounds):`);
+	log(
+		table(rowsOf, [
+			{ title: 'records', get: (r) => thousands(r.size) },
+			{ title: 'variant', get: (r) => r.variant, left: true },
+			{ title: `${older.name} ms`, get: (r) => (r.unavailable ? 'n/a' : fixed(r.olderMs)) },
+			{ title: `${newer.name} ms`, get: (r) => (r.unavailable ? 'n/a' : fixed(r.newerMs)) },
+			{ title: ratioTitle, get: (r) => (r.unavailable ? 'n/a' : fixed(r.paired, 2)) },
+			{ title: 'rounds', get: (r) => (r.unavailable ? 'n/a' : r.rounds.map((v) => fixed(v, 2)).join(' ')), left: true },
+			{ title: `${older.name} RSS +MB`, get: (r) => mb(r.olderRss) },
+			{ title: `${newer.name} RSS +MB`, get: (r) => mb(r.newerRss) },
+			{ title: ratioTitle, get: (r) => fixed(r.rssRatio, 2) },
+		]),
+	);
+	for (const r of rowsOf.filter((x) => x.unavailable)) log(`  ${thousands(r.size)} ${r.variant}: n/a (${r.unavailable})`);
+	log();
+	if (newer.suffix === '') {
+		for (const r of rowsOf.filter((x) => !x.unavailable && x.size === TARGETS.size)) {
+			target(`${thousands(r.size)}: ${r.variant} no slower than ${older.name} (this/ref <= ${TARGETS.noRegression})`, r.rounds, TARGETS.noRegression);
+		}
+	}
+}
+
+if (trigger) {
+	log(`Services Trigger at ${thousands(triggerSize)} services, 1% changed (bench/trigger.mjs; load average before it: ${loadavg.trigger}):`);
+	if (trigger.failed) log(`  not measured: ${trigger.failed}`);
+	else {
+		const ratio = trigger.ratio1pct ?? trigger.ratio;
+		log(`  poll with 1% changed ${fixed(trigger.poll1pctMs)} ms; List raw of the same listing ${fixed(trigger.listRawMs)} ms; paired ratio ${fixed(ratio, 2)}`);
+		log(`  poll with nothing changed ${fixed(trigger.pollNothingMs)} ms${Number.isFinite(trigger.ratioNothing) ? ` (${fixed(trigger.ratioNothing, 2)}x List raw)` : ''}`);
+		log(`  stored state ${fixed(trigger.stateBytesPerService)} bytes per service; peak RSS growth of the poll ${fixed(trigger.peakRssGrowthMb)} MB` +
+			(Number.isFinite(trigger.listRawPeakRssGrowthMb) ? ` (List raw: ${fixed(trigger.listRawPeakRssGrowthMb)} MB)` : ''));
+	}
+	log();
+} else if (!args['no-trigger']) {
+	log('Services Trigger at scale: bench/trigger.mjs is not in this checkout: not measured.');
+	log();
+}
+
 log(
 	table(cold.spawned, [
-		{ title: `cold start (median of ${cold.rounds} spawns)`, get: (c) => c.name, left: true },
+		{ title: `cold start (median of ${cold.spawns} spawns)`, get: (c) => c.name, left: true },
 		{ title: 'wall ms', get: (c) => fixed(c.median) },
 	]),
 );
@@ -452,133 +590,76 @@ log(`package modules add ${fixed(cold.spawned[2].median - bare)} ms to a bare st
 log(`in a process that already has n8n-workflow and zod loaded, requiring the credential and node takes ${fixed(cold.packageRequireMs)} ms.`);
 log();
 
-// The paged row and the peer rows.
-if (paged) {
-	log(`Paged listing: ${thousands(TARGETS.size)} records in pages of ${thousands(PAGE_SIZE)} vs the same in one page (List raw, ${paged.runs ?? '-'} runs):`);
-	if (paged.unavailable) log(`  ${paged.unavailable}`);
-	else {
-		const ok = paged.paged / paged.raw <= TARGETS.paged && paged.paired <= TARGETS.paged;
-		log(`  one page ${fixed(paged.raw)} ms, ${TARGETS.size / PAGE_SIZE} pages ${fixed(paged.paged)} ms: ratio ${fixed(paged.paged / paged.raw, 2)} (paired ${fixed(paged.paired, 2)})`);
-		log(`  ${ok ? 'MET' : 'MISSED'}  paged time <= ${TARGETS.paged}x one page`);
-	}
-	log();
-}
-const peerRows = peers.flatMap(({ size, runs, times, memory }) => {
-	const peerMs = median(times.peer);
-	return PEER_VARIANTS.map((variant) => ({
-		size,
-		variant,
-		runs,
-		ms: median(times[variant]),
-		vsPeer: median(times[variant]) / peerMs,
-		paired: median(times[variant].map((ms, i) => ms / times.peer[i])),
-		rss: memory[variant],
-		rssVsPeer: memory[variant] / memory.peer,
-	}));
-});
-if (peerRows.length) {
-	log('The peer: the same listing through n8n\'s HTTP Request (this credential as predefined credential type) + Split Out,');
-	log('in the same n8n-core engine (n8n-nodes-base of the installed n8n 2.41.1), served as {"data": [...]}, against List on it:');
-	log(
-		table(peerRows, [
-			{ title: 'records', get: (r) => thousands(r.size) },
-			{ title: 'variant', get: (r) => (r.variant === 'peer' ? 'peer: HTTP Request + Split Out' : `List ${r.variant.replace('env-', '')}`), left: true },
-			{ title: 'runs', get: (r) => r.runs },
-			{ title: 'wall ms', get: (r) => fixed(r.ms) },
-			{ title: 'x peer', get: (r) => fixed(r.vsPeer, 2) },
-			{ title: 'paired', get: (r) => fixed(r.paired, 2) },
-			{ title: 'peak RSS +MB', get: (r) => mb(r.rss) },
-			{ title: 'x peer', get: (r) => fixed(r.rssVsPeer, 2) },
-		]),
-	);
-	for (const r of peerRows.filter((x) => x.variant !== 'peer' && x.size >= 10_000)) {
-		const timeOk = r.vsPeer <= TARGETS.peer && r.paired <= TARGETS.peer;
-		log(`  ${timeOk ? 'MET   ' : 'MISSED'}  ${thousands(r.size)} List ${r.variant.replace('env-', '')}: time <= ${TARGETS.peer}x the peer's (${fixed(r.vsPeer, 2)}, paired ${fixed(r.paired, 2)})`);
-		log(`  ${r.rssVsPeer <= 1 ? 'MET   ' : 'MISSED'}  ${thousands(r.size)} List ${r.variant.replace('env-', '')}: peak RSS growth <= the peer's (${fixed(r.rssVsPeer, 2)}x)`);
-	}
-	log();
-}
-
-const at = (variant) => rows.find((r) => r.size === TARGETS.size && r.variant === variant);
-const verdicts = [];
-if (at('raw')) {
-	const baselineRow = at('baseline');
-	const baseBody = baselineRow.rss / baselineRow.body;
-	for (const variant of ['raw', 'simplified']) {
-		const row = at(variant);
-		const limit = TARGETS[variant];
-		// Both the ratio of medians and the median of per-round ratios must be within the limit; when
-		// they disagree the target is on the edge of the noise and is reported as such, not as met.
-		const okMedian = row.ratio <= limit;
-		const okPaired = row.paired <= limit;
-		verdicts.push({
-			variant,
-			what: `time ratio <= ${limit}`,
-			value: `${fixed(row.ratio, 2)} (paired ${fixed(row.paired, 2)})`,
-			ok: okMedian && okPaired,
-			status: okMedian && okPaired ? 'MET' : okMedian || okPaired ? 'EDGE' : 'MISSED',
-		});
-	}
-	for (const variant of ['baseline', 'raw', 'simplified']) {
-		const row = at(variant);
-		const value = row.rss / row.body;
-		verdicts.push({
-			variant,
-			what: `peak RSS growth <= ${TARGETS.memory}x body`,
-			value: `${fixed(value, 2)}x body${variant === 'baseline' ? '' : ` = ${fixed(row.rssVsBaseline, 2)}x the baseline's`}`,
-			ok: value <= TARGETS.memory,
-			status: value <= TARGETS.memory ? 'MET' : 'MISSED',
-		});
-	}
-	log(`Targets at ${thousands(TARGETS.size)} records (body ${mb(baselineRow.body)} MB):`);
-	for (const v of verdicts) log(`  ${v.status.padEnd(6)}  ${v.variant.padEnd(11)} ${v.what.padEnd(30)} ${v.value}`);
-	if (verdicts.some((v) => v.status === 'EDGE')) {
-		log('  EDGE: one of the two ratios (of medians, paired) is within the limit and the other is not: not counted as met.');
-	}
-	if (baseBody > TARGETS.memory) {
-		const heldBody = baselineRow.retained / baselineRow.body;
-		log(
-			`  The ${TARGETS.memory}x-body memory target is MISSED by the baseline too (${fixed(baseBody, 2)}x body): a plain GET + JSON.parse`,
-		);
-		log(
-			`  holds the received chunks and their concatenation (2x body) and the decoded string (~1x body) while JSON.parse`,
-		);
-		log(
-			`  builds the records, which alone hold ${mb(baselineRow.retained)} MB = ${fixed(heldBody, 2)}x body after a full GC (baseline "heap held").`,
-		);
-		log(`  No client that parses the whole body into n8n items can meet ${TARGETS.memory}x; the node is measured against the baseline:`);
-	}
-	for (const variant of ['raw', 'simplified']) {
-		const row = at(variant);
-		log(
-			`  ${variant}: node peak RSS growth = ${fixed(row.rssVsBaseline, 2)}x the baseline's (${mb(row.rss)} MB vs ${mb(baselineRow.rss)} MB); ` +
-				`peak heap growth = ${fixed(row.heapVsBaseline, 2)}x the baseline's`,
-		);
-	}
-	const timeMissed = verdicts.filter((v) => !v.ok && v.what.startsWith('time'));
-	const memoryMissedByNodeOnly = baseBody <= TARGETS.memory && verdicts.some((v) => !v.ok && v.variant !== 'baseline');
-	if (((timeMissed.length > 0 || memoryMissedByNodeOnly) && !args['no-profile']) || args.profile) {
-		const variant = timeMissed.some((v) => v.variant === 'raw') || timeMissed.length === 0 ? 'raw' : 'simplified';
-		const server2 = await startServer();
-		try {
-			await generate(server2, TARGETS.size);
-			log();
-			for (const name of [variant, 'baseline']) {
-				progress(`profiling ${name} ...`);
-				log(`CPU profile of ${name === 'baseline' ? 'the baseline' : `List ${name}`}, ${thousands(TARGETS.size)} records (node --cpu-prof, 200 us interval):`);
-				log(await profileRun(server2, TARGETS.size, name));
-				log();
-			}
-		} finally {
-			server2.stop();
-		}
-	}
+log(`Targets (issue 16): paired ratio, median of ${rounds} round(s); MET when the median is within the limit:`);
+for (const t of targets) {
+	log(formatTarget(t));
+	if (t.note) log(`          ${t.note}`);
 }
 log();
-log(`Load average (/proc/loadavg) at end: ${readLoadavg()}`);
+
+// A CPU profile of the List variant that misses its time target against the baseline or the peer.
+const timeMissed = targets.filter((t) => t.status === 'MISSED' && /time/.test(t.name));
+const profiles = [];
+if (hasSize(TARGETS.size) && ((timeMissed.length && !args['no-profile']) || args.profile)) {
+	const variant = timeMissed.length && timeMissed.every((t) => /simplified/.test(t.name)) ? 'simplified' : 'raw';
+	const server2 = await startServer();
+	try {
+		await generate(server2, TARGETS.size);
+		for (const name of [variant, 'baseline']) {
+			progress(`profiling ${name} ...`);
+			const dir = mkdtempSync(join(os.tmpdir(), 'bench-profile-'));
+			try {
+				const { windows } = await runChild([
+					'--expose-gc',
+					'--cpu-prof',
+					'--cpu-prof-interval=200',
+					`--cpu-prof-dir=${dir}`,
+					measureScript,
+					'profile',
+					...serverArgs(server2),
+					'--size',
+					String(TARGETS.size),
+					'--variant',
+					name,
+					'--runs',
+					'3',
+				]);
+				const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+				const summary = summarizeProfile(join(dir, file), windows, root);
+				profiles.push({ variant: name, summary });
+				log(`CPU profile of ${name === 'baseline' ? 'the baseline' : `List ${name}`}, ${thousands(TARGETS.size)} records (node --cpu-prof, 200 us interval):`);
+				log(summary);
+				log();
+			} finally {
+				rmSync(dir, { recursive: true, force: true });
+			}
+		}
+	} finally {
+		server2.stop();
+	}
+}
+
+loadavg.end = readLoadavg();
+log(`Load average (/proc/loadavg) at end: ${loadavg.end}`);
 log(`bench total: ${fixed((performance.now() - started) / 1000)} s`);
 
-if (args.json) {
-	writeFileSync(args.json, JSON.stringify({ machine: info, loadavg: { start: loadavgAtStart, end: readLoadavg() }, results, rows, cold, verdicts, paged, peerRows }, null, 2));
-	progress(`wrote ${args.json}`);
+const reportFile = args.report ?? args.json;
+if (reportFile) {
+	const report = {
+		machine: info,
+		options: { sizes, rounds, runs: Object.fromEntries(sizes.map((s) => [s, runsFor(s)])), against: refs.map(({ ref, commit, version }) => ({ ref, commit, version })), gc: !args['no-gc'] },
+		loadavg,
+		targets,
+		rows,
+		peerRows,
+		paged,
+		sideBySide,
+		trigger,
+		cold,
+		profiles,
+		rounds: roundData,
+		printed,
+	};
+	writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+	progress(`wrote ${reportFile}`);
 }
