@@ -5,6 +5,8 @@ import type { ServiceRecord, SimplifiedService } from './serviceFields';
 
 const isStringOrAbsent = (value: unknown): boolean => value === undefined || value === null || typeof value === 'string';
 const isIntegerOrAbsent = (value: unknown): boolean => value === undefined || value === null || Number.isInteger(value);
+/** What a value is read as, for the type checker only: each is checked before use. */
+type JsonObjectOrOther = Record<string, unknown> | null | undefined;
 const objectOrUndefined = (value: unknown): Record<string, unknown> | undefined =>
 	typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
 
@@ -13,36 +15,37 @@ const objectOrUndefined = (value: unknown): Record<string, unknown> | undefined 
  * by a property test); false sends the record to zod, which then decides and names the wrong field.
  * Allocates nothing.
  */
-export function isValidServiceRecordFast(record: unknown): boolean {
-	if (!isJsonObject(record) || typeof record.id_service !== 'string' || record.id_service.length === 0) return false;
-	const c1 = record.values;
+export function isValidServiceRecordFast(value: unknown): boolean {
+	const record = value as JsonObjectOrOther;
+	if (!(typeof record === 'object' && record !== null && (record.constructor === Object ? !Array.isArray(record) : isJsonObject(record))) || typeof record.id_service !== 'string' || record.id_service.length === 0) return false;
+	const c1 = record.values as JsonObjectOrOther;
 	if (c1 !== undefined && c1 !== null) {
-		if (!isJsonObject(c1)) return false;
-		const c2 = c1.values;
+		if (!(typeof c1 === 'object' && c1 !== null && (c1.constructor === Object ? !Array.isArray(c1) : isJsonObject(c1)))) return false;
+		const c2 = c1.values as JsonObjectOrOther;
 		if (c2 !== undefined && c2 !== null) {
-			if (!isJsonObject(c2)) return false;
+			if (!(typeof c2 === 'object' && c2 !== null && (c2.constructor === Object ? !Array.isArray(c2) : isJsonObject(c2)))) return false;
 			if (!isStringOrAbsent(c2.name)) return false;
 			if (!isStringOrAbsent(c2.alias)) return false;
 			if (!isStringOrAbsent(c2.status)) return false;
-			const c3 = c2.service;
+			const c3 = c2.service as JsonObjectOrOther;
 			if (c3 !== undefined && c3 !== null) {
-				if (!isJsonObject(c3)) return false;
-				const c4 = c3.customize;
+				if (!(typeof c3 === 'object' && c3 !== null && (c3.constructor === Object ? !Array.isArray(c3) : isJsonObject(c3)))) return false;
+				const c4 = c3.customize as JsonObjectOrOther;
 				if (c4 !== undefined && c4 !== null) {
-					if (!isJsonObject(c4)) return false;
-					const c5 = c4.OS;
+					if (!(typeof c4 === 'object' && c4 !== null && (c4.constructor === Object ? !Array.isArray(c4) : isJsonObject(c4)))) return false;
+					const c5 = c4.OS as JsonObjectOrOther;
 					if (c5 !== undefined && c5 !== null) {
-						if (!isJsonObject(c5)) return false;
+						if (!(typeof c5 === 'object' && c5 !== null && (c5.constructor === Object ? !Array.isArray(c5) : isJsonObject(c5)))) return false;
 						if (!isStringOrAbsent(c5.id)) return false;
 						if (!isStringOrAbsent(c5.name)) return false;
 					}
-					const c6 = c4.specifications;
+					const c6 = c4.specifications as JsonObjectOrOther;
 					if (c6 !== undefined && c6 !== null) {
-						if (!isJsonObject(c6)) return false;
+						if (!(typeof c6 === 'object' && c6 !== null && (c6.constructor === Object ? !Array.isArray(c6) : isJsonObject(c6)))) return false;
 						if (!isIntegerOrAbsent(c6.vcores)) return false;
-						const c7 = c6.GB;
+						const c7 = c6.GB as JsonObjectOrOther;
 						if (c7 !== undefined && c7 !== null) {
-							if (!isJsonObject(c7)) return false;
+							if (!(typeof c7 === 'object' && c7 !== null && (c7.constructor === Object ? !Array.isArray(c7) : isJsonObject(c7)))) return false;
 							if (!isIntegerOrAbsent(c7.ram)) return false;
 							if (!isIntegerOrAbsent(c7.hd)) return false;
 						}
