@@ -82,5 +82,8 @@ type UnionToIntersection<Union> = (Union extends unknown ? (arg: Union) => void 
 	? Both
 	: never;
 
+/** A record as the API sent it: `id_service` plus the documented fields (see SERVICE_FIELDS) and any others. */
+export type ServiceRecord = { id_service: string } & DocumentedRecord & { [key: string]: unknown };
+
 /** Keys of the fields whose change is the given event. */
 export type ChangeFieldKey<Event extends string> = Extract<DeclaredField, { change: Event }>['key'];

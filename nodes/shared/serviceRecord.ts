@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { DescribedError } from './errors';
 import { clip, isJsonObject } from './json';
-import type { DocumentedRecord, ServiceFieldDeclaration, SimplifiedService } from './serviceFields';
+import type { ServiceFieldDeclaration, ServiceRecord, SimplifiedService } from './serviceFields';
 import { SERVICE_FIELDS } from './serviceFields';
 import { isValidServiceRecordFast } from './serviceRecord.fast';
 
@@ -17,10 +17,7 @@ export { isValidServiceRecordFast, simplifyServiceRecord } from './serviceRecord
  */
 export const serviceRecordSchema = recordSchemaOf(SERVICE_FIELDS);
 
-/** A record as the API sent it: `id_service` plus the documented fields (see SERVICE_FIELDS) and any others. */
-export type ServiceRecord = { id_service: string } & DocumentedRecord & { [key: string]: unknown };
-
-export type { SimplifiedService } from './serviceFields';
+export type { ServiceRecord, SimplifiedService } from './serviceFields';
 
 /**
  * For a record the fast check refused: zod decides (it accepts a little more, e.g. objects with another

@@ -24,17 +24,9 @@ import {
 
 const PACKAGE_DIRS = ['nodes', 'credentials'];
 
-/**
- * TEMPORARY, remove when the cycle is broken: serviceRecord.ts imports its generated check from
- * serviceRecord.fast.ts, which imports the ServiceRecord type back. Being broken on another branch
- * (issue 17); the last test below fails once this entry is no longer a cycle, so it cannot linger.
- */
-const KNOWN_CYCLES_TO_BREAK: string[][] = [['nodes/shared/serviceRecord.fast.ts', 'nodes/shared/serviceRecord.ts']];
-
 const files = sourceFiles(PACKAGE_DIRS);
 const graph = importGraph(files);
 const cycles = importCycles(graph);
-const isKnown = (cycle: string[]): boolean => KNOWN_CYCLES_TO_BREAK.some((known) => known.join() === cycle.join());
 
 describe('file size', () => {
 	test(`no file under ${PACKAGE_DIRS.join('/ or ')}/ is over ${MAX_LINES} lines unless generated or its first comment says why`, () => {
@@ -58,7 +50,7 @@ describe('file size', () => {
 
 describe('import graph', () => {
 	test(`no import cycle among the modules of ${PACKAGE_DIRS.join(' and ')}`, () => {
-		expect(cycles.filter((cycle) => !isKnown(cycle)).map((cycle) => cycle.join(' <-> '))).toEqual([]);
+		expect(cycles.map((cycle) => cycle.join(' <-> '))).toEqual([]);
 	});
 
 	test('every kind of import is an edge: import, import type, export from, import(), require()', () => {
@@ -81,10 +73,6 @@ describe('import graph', () => {
 		expect(importCycles(g({ a: ['a'], b: [] }))).toEqual([['a']]);
 		expect(importCycles(g({ a: ['b', 'c'], b: ['c'], c: [] }))).toEqual([]);
 		expect(importCycles(g({ a: ['b'], b: ['a'], c: ['d'], d: ['c'] }))).toEqual([['a', 'b'], ['c', 'd']]);
-	});
-
-	test('each known exception is still a cycle (else remove it from KNOWN_CYCLES_TO_BREAK)', () => {
-		for (const known of KNOWN_CYCLES_TO_BREAK) expect(cycles).toContainEqual(known);
 	});
 });
 

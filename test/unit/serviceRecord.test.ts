@@ -155,9 +155,15 @@ describe('parseServiceRecord (one record, for the listing code)', () => {
 	});
 
 	test('zod accepts what the fast check defers (an object of another prototype) and the record is returned', () => {
-		const record = Object.assign(Object.create({ inherited: true }), { id_service: 'srv-1' });
+		// Neither Object.prototype nor null, and no `constructor` Object to inherit.
+		const record = Object.assign(Object.create(Object.create(null) as object) as object, { id_service: 'srv-1' });
 		expect(isValidServiceRecordFast(record)).toBe(false);
 		expect(parseServiceRecord(record, () => '#1')).toBe(record);
+		// A `constructor` key (JSON may carry one) is not Object: the exact check decides, and passes it.
+		const withKey = JSON.parse('{"id_service":"srv-2","constructor":{"x":1},"values":{"constructor":"Object"}}') as unknown;
+		expect(isValidServiceRecordFast(withKey)).toBe(true);
+		// An array is never a record, whatever its `constructor` says.
+		expect(isValidServiceRecordFast(Object.assign([], { id_service: 'srv-3', constructor: Object }))).toBe(false);
 	});
 });
 

@@ -4,6 +4,8 @@
  */
 import { PassThrough } from 'node:stream';
 
+import fc from 'fast-check';
+
 import type { ApiContext } from '../../nodes/shared/limits';
 import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits, requirePositiveNumber } from '../../nodes/shared/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
@@ -145,6 +147,34 @@ describe('decodeText', () => {
 		expect(() => decodeText(Buffer.from('[]'), 'application/json; charset=x-unknown')).toThrow(
 			expect.objectContaining({ charset: 'x-unknown', known: false }),
 		);
+	});
+
+	test('a UTF-8 body reads as the strict decoder reads it: ASCII, any text, and any bytes (valid or not)', () => {
+		const strict = (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+		const asUtf8 = (bytes: Uint8Array) => {
+			try {
+				return decodeText(Buffer.from(bytes), 'application/json');
+			} catch (error) {
+				if (error instanceof UndecodableTextError) return 'undecodable';
+				throw error;
+			}
+		};
+		const expected = (bytes: Uint8Array) => {
+			try {
+				return strict(bytes);
+			} catch {
+				return 'undecodable';
+			}
+		};
+		// A BOM of UTF-16 switches the charset: not UTF-8 any more.
+		const notUtf16Bom = (bytes: Uint8Array) => !((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+		fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => expect(asUtf8(Buffer.from(text))).toBe(text.replace(/^\ufeff/, ''))));
+		fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }).filter(notUtf16Bom), (bytes) => expect(asUtf8(bytes)).toBe(expected(bytes))));
+		// Every byte value at the end of a long ASCII text (the latin-1 fast path must notice one byte).
+		for (let byte = 0; byte < 256; byte++) {
+			const bytes = Buffer.concat([Buffer.from('["'.padEnd(5000, 'a')), Buffer.from([byte])]);
+			expect(asUtf8(bytes)).toBe(expected(bytes));
+		}
 	});
 });
 
