@@ -2,6 +2,7 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
 import { Services } from '../../nodes/Services/Services.node';
+import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import type { NodeRunResult } from '../../scripts/lib/engine.cjs';
 import { createEngine } from '../../scripts/lib/engine.cjs';
 
@@ -9,10 +10,11 @@ export type { NodeRunResult };
 
 export const PACKAGE_NAME = 'n8n-nodes-service-platform';
 export const SERVICES_NODE_TYPE = `${PACKAGE_NAME}.services`;
+export const SERVICES_TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
 
 /** The package's TypeScript sources in n8n's real engine (scripts/lib/engine.cjs). */
 const engine = createEngine({
-	nodeTypes: { [SERVICES_NODE_TYPE]: new Services() },
+	nodeTypes: { [SERVICES_NODE_TYPE]: new Services(), [SERVICES_TRIGGER_TYPE]: new ServicesTrigger() },
 	credentialTypes: { servicePlatformApi: new ServicePlatformApi() },
 });
 
@@ -40,6 +42,20 @@ export function servicesNode(parameters: INodeParameters, overrides: Partial<INo
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: { resource: 'service', operation: 'list', ...parameters },
+		credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
+		...overrides,
+	};
+}
+
+/** A Services Trigger node watching every event, unless `parameters` says otherwise. */
+export function servicesTriggerNode(parameters: INodeParameters = {}, overrides: Partial<INode> = {}): INode {
+	return {
+		id: 'trigger-node',
+		name: 'Services Trigger',
+		type: SERVICES_TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { events: ['created', 'statusChanged', 'specsChanged', 'removed'], ...parameters },
 		credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
 		...overrides,
 	};

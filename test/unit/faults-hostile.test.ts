@@ -7,17 +7,16 @@
  * 429/502/503/504, charsets, a lying content-encoding, https to a plain port, careless credential
  * and option values; after every run the key is searched in every form in the serialized run data.
  */
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { brotliCompressSync, constants as zlibConstants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 
 import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
-import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { expectedItems } from '../harness/fixtures';
 import type { Handler } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import { ActivePoller } from '../harness/poll';
 import type { NodeRunResult } from '../harness/workflow';
-import { PACKAGE_NAME, registerNodeType, runNode, servicesNode } from '../harness/workflow';
+import { runNode, servicesNode, servicesTriggerNode } from '../harness/workflow';
 
 const KEY = 'sk-live-HOSTILE-5e8d21c7a94b03f6';
 const BEARER_B64 = Buffer.from(`Bearer ${KEY}`).toString('base64');
@@ -32,9 +31,6 @@ const KEY_FORMS = [
 const GOOD = generateServices(3, 5);
 const GOOD_BODY = JSON.stringify(GOOD);
 const MB = 1024 * 1024;
-
-const TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
-registerNodeType(TRIGGER_TYPE, new ServicesTrigger());
 
 const ok: Handler = (_req, res) => {
 	res.writeHead(200, { 'content-type': 'application/json' });
@@ -181,15 +177,7 @@ describe('Timeout is total time', () => {
 	test('the trigger is cut within n8n\'s poll budget even when Timeout is longer', async () => {
 		const server = await startServer();
 		server.script(trickle);
-		const node: INode = {
-			id: 'trigger',
-			name: 'Services Trigger',
-			type: TRIGGER_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { events: ['created'], options: { timeout: 60_000 } },
-			credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
-		};
+		const node = servicesTriggerNode({ events: ['created'], options: { timeout: 60_000 } });
 		const poller = new ActivePoller(node, { apiKey: KEY, baseUrl: server.origin });
 		const started = Date.now();
 		const tick = await poller.tick({ pollBudgetMs: 1000 });

@@ -7,9 +7,8 @@
  * The memory figures come from a child process of their own (test/harness/measuredRunChild.cjs), printed
  * for the README; the bounds asserted are generous (the machine is shared).
  */
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
-import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { describeRetryBudgetSpent } from '../../nodes/shared/httpErrors';
 import { MAX_RETRIES, MAX_SESSION_RETRIES } from '../../nodes/shared/retry';
 import { describeBodyTooLarge } from '../../nodes/shared/transportErrors';
@@ -18,13 +17,11 @@ import type { LocalServer } from '../harness/localServer';
 import { closeLocalServers } from '../harness/localServer';
 import { measuredRun } from '../harness/measuredRun';
 import { ActivePoller } from '../harness/poll';
-import { PACKAGE_NAME, registerNodeType, runNode, servicesNode } from '../harness/workflow';
+import { runNode, servicesNode, servicesTriggerNode } from '../harness/workflow';
 
 const KEY = 'sk-live-LISTING-7c1f93a0b2d84e65';
 const MB = 1024 * 1024;
 const PAGE_BYTES = 10 * MB;
-const TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
-registerNodeType(TRIGGER_TYPE, new ServicesTrigger());
 
 afterEach(closeLocalServers);
 
@@ -34,15 +31,7 @@ const list = (server: LocalServer, parameters: INodeParameters = {}) =>
 const getMissing = (server: LocalServer, parameters: INodeParameters = {}) =>
 	runNode({ node: servicesNode({ operation: 'get', serviceId: { __rl: true, mode: 'id', value: 'srv-missing' }, ...parameters }), credentials: credentials(server) });
 async function poll(server: LocalServer, options: INodeParameters = {}) {
-	const node: INode = {
-		id: 'trigger',
-		name: 'Services Trigger',
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { events: ['created'], options },
-		credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
-	};
+	const node = servicesTriggerNode({ events: ['created'], options });
 	const tick = await new ActivePoller(node, credentials(server)).tick();
 	const error = tick.error as (Error & { description?: string; context?: { itemIndex?: number } }) | undefined;
 	return { error, serialized: JSON.stringify({ message: error?.message, description: error?.description, emitted: tick.emitted }) };

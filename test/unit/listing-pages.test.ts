@@ -7,13 +7,12 @@
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { MAX_LISTING_PAGES } from '../../nodes/shared/listing';
-import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { expectedItems, serviceRecord } from '../harness/fixtures';
 import type { LocalApi } from '../harness/pagedApi';
 import { LISTING_PATH, NEXT_FORMS, pageAnswer, paginate, pagePath, startLocalApi, startPagedApi } from '../harness/pagedApi';
 import { closeLocalServers } from '../harness/localServer';
 import { ActivePoller } from '../harness/poll';
-import { PACKAGE_NAME, registerNodeType, runNode, servicesNode } from '../harness/workflow';
+import { runNode, servicesNode, servicesTriggerNode } from '../harness/workflow';
 
 const KEY = 'sk-live-PAGES-5d2c81e07b9a4f36';
 const records = Array.from({ length: 23 }, (_, i) => serviceRecord({ id: `srv-${i + 1}`, status: i % 5 === 0 ? 'suspended' : 'active' }));
@@ -140,17 +139,7 @@ test('a failing page fails the item; with "On Error: Continue" it becomes an err
 });
 
 describe('the trigger reads every page', () => {
-	const TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
-	registerNodeType(TRIGGER_TYPE, new ServicesTrigger());
-	const triggerNode = (): INode => ({
-		id: 'trigger-node',
-		name: 'Services Trigger',
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { events: ['created', 'statusChanged', 'specsChanged', 'removed'] },
-		credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
-	});
+	const triggerNode = (): INode => servicesTriggerNode();
 
 	test('a service on page 3 is seen; a failure on page 3 fails the poll and keeps the previous state', async () => {
 		let current = records.slice(0, 12);

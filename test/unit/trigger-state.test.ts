@@ -19,10 +19,7 @@ import type { LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import type { PollTickResult } from '../harness/poll';
 import { ActivePoller } from '../harness/poll';
-import { PACKAGE_NAME, registerNodeType } from '../harness/workflow';
-
-const TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
-registerNodeType(TRIGGER_TYPE, new ServicesTrigger());
+import { PACKAGE_NAME, registerNodeType, servicesTriggerNode } from '../harness/workflow';
 
 const KEY = 'sk-live-TRIGSTATE-5d2a9e71c0b84f36';
 const STATE_KEY = 'node:Services Trigger';
@@ -50,17 +47,7 @@ afterEach(async () => {
 
 let nodeCount = 0;
 /** A node id of its own per test: the unconfirmed mass-removal mark lives in process memory by workflow and node. */
-function triggerNode(parameters: INodeParameters = {}): INode {
-	return {
-		id: `trigger-state-${++nodeCount}`,
-		name: 'Services Trigger',
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { events: ['created', 'statusChanged', 'specsChanged', 'removed'], ...parameters },
-		credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
-	};
-}
+const triggerNode = (parameters: INodeParameters = {}): INode => servicesTriggerNode(parameters, { id: `trigger-state-${++nodeCount}` });
 /** An active trigger over a copy of `state` (n8n's static data object is written in place). */
 const poller = (state: unknown, parameters: INodeParameters = {}) =>
 	new ActivePoller(triggerNode(parameters), { apiKey: KEY, baseUrl: api.origin }, { [STATE_KEY]: structuredClone(state) } as IDataObject);

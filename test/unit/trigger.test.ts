@@ -13,34 +13,15 @@ import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { ActivePoller } from '../harness/poll';
 import type { TestCredentials } from '../harness/workflow';
-import { PACKAGE_NAME, registerNodeType, runNode } from '../harness/workflow';
+import { registerNodeType, runNode, SERVICES_TRIGGER_TYPE as TRIGGER_TYPE, servicesTriggerNode as triggerNode } from '../harness/workflow';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generateServices } = require('../../scripts/lib/mock-api/data.cjs') as {
 	generateServices: (count: number, seed: number) => ServiceRecord[];
 };
 
-const TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
-registerNodeType(TRIGGER_TYPE, new ServicesTrigger());
-
 const BASE_URL = 'https://api.example.com';
 const API_KEY = 'sp-test-key-7f3a9c';
 const CREDENTIALS: TestCredentials = { apiKey: API_KEY, baseUrl: BASE_URL };
-
-function triggerNode(parameters: INodeParameters = {}, overrides: Partial<INode> = {}): INode {
-	return {
-		id: 'trigger-node',
-		name: 'Services Trigger',
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {
-			events: ['created', 'statusChanged', 'specsChanged', 'removed'],
-			...parameters,
-		},
-		credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
-		...overrides,
-	};
-}
 
 /** The API answers the next GET /v2026/services with `body` (and checks the key is sent). */
 function listing(body: unknown, status = 200) {
