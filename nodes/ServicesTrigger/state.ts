@@ -49,11 +49,12 @@ function sameFields(fields: readonly string[]): boolean {
 }
 
 /**
- * The snapshot each services object this process wrote was built from, so the next poll need not
- * read it back. Weak: a services object replaced in static data (next write, or a reload from the
- * database) lets its snapshot go. Only this node writes the object, and never in place after.
+ * The snapshot of each services object this process wrote or already checked, so a later poll that
+ * finds the very same object in static data need not read and check it again. Only this node writes
+ * the object, and never in place after: static data reloaded from the database, or changed by anyone
+ * else, is another object and is checked in full. Weak: a replaced object lets its snapshot go.
  */
-const snapshotsWritten = new WeakMap<object, ServiceSnapshot>();
+const knownSnapshots = new WeakMap<object, ServiceSnapshot>();
 
 export function storedValuesOf(service: SimplifiedService): StoredValues {
 	const values = new Array<ServiceFieldValue>(FIELD_KEYS.length);
@@ -125,17 +126,16 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 	if (typeof services !== 'object' || services === null || Array.isArray(services)) {
 		throw damaged(`its services are ${describeValue(services)}, not an object by id_service`);
 	}
+	const current = sameFields(storedFields);
+	// Written or checked by this process before, so not read again (bench/trigger.mjs: reading 100,000
+	// services back, even only their ids, cost ~70 ms).
+	const known = current ? knownSnapshots.get(services) : undefined;
+	if (known !== undefined) return known;
 	// Counted before anything is read: n8n hands static data out behind a change-tracking proxy, slow per entry.
 	const ids = Object.keys(services);
 	if (ids.length > MAX_STORED_SERVICES) {
 		throw damaged(`it holds ${ids.length.toLocaleString('en-US')} services, more than the ${MAX_STORED_SERVICES.toLocaleString('en-US')} the trigger ever stores`);
 	}
-	const current = sameFields(storedFields);
-	// The services object this process wrote last poll and static data still holds: its snapshot was
-	// checked when it was built, so it is used as it is (bench/trigger.mjs: the check cost ~70 ms per
-	// 100,000 services). Static data reloaded from the database is another object and is checked in full.
-	const written = current ? snapshotsWritten.get(services) : undefined;
-	if (written !== undefined && written.size === ids.length) return written;
 	// For each declared field, where its value sits in a stored entry (-1: not stored, unknown).
 	const positions = current ? undefined : SERVICE_FIELDS.map((field) => storedFields.indexOf(field.key));
 	const snapshot: ServiceSnapshot = new Map();
@@ -154,6 +154,7 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 		}
 		snapshot.set(id, values as StoredValues);
 	}
+	knownSnapshots.set(services, snapshot);
 	return snapshot;
 }
 
@@ -195,7 +196,7 @@ export function writeSnapshot(staticData: IDataObject, snapshot: ServiceSnapshot
 		if (id === '__proto__') Object.defineProperty(services, id, { value: values, enumerable: true, writable: true, configurable: true });
 		else services[id] = values as Array<ServiceFieldValue | undefined>;
 	}
-	snapshotsWritten.set(services, snapshot);
+	knownSnapshots.set(services, snapshot);
 	staticData.services = services;
 }
 
