@@ -389,6 +389,26 @@ describe('state: compact format in static data', () => {
 		expect(read && snapshotsEqual(read, baseline(records))).toBe(true);
 	});
 
+	it('reads back the services object this process wrote or checked without a copy; a reloaded one is checked in full', () => {
+		const records = generateServices(5, 3);
+		const staticData: Record<string, unknown> = {};
+		const snapshot = baseline(records);
+		writeSnapshot(staticData as never, snapshot, 'cred-1');
+		expect(readSnapshot(staticData as never, 'cred-1')).toBe(snapshot);
+		// As n8n reloads static data from its database: another object, read and checked again.
+		const reloaded = JSON.parse(JSON.stringify(staticData));
+		const read = readSnapshot(reloaded, 'cred-1');
+		expect(read).not.toBe(snapshot);
+		expect(read && snapshotsEqual(read, snapshot)).toBe(true);
+		// Checked once, that very object is not checked again.
+		expect(readSnapshot(reloaded, 'cred-1')).toBe(read);
+		const damaged = JSON.parse(JSON.stringify(staticData));
+		damaged.services[records[0].id_service] = 'active';
+		expect(() => readSnapshot(damaged, 'cred-1')).toThrow(/the entry of .* is the text "active"/);
+		// Another credential still means a new baseline, whoever wrote the state.
+		expect(readSnapshot(staticData as never, 'cred-2')).toBeUndefined();
+	});
+
 	it('keeps ids such as "__proto__" and "constructor" as data', () => {
 		const records = [service('__proto__'), service('constructor'), service('toString')];
 		const staticData: Record<string, unknown> = {};
