@@ -200,16 +200,6 @@ export function writeSnapshot(staticData: IDataObject, snapshot: ServiceSnapshot
 	staticData.services = services;
 }
 
-/** Same services with the same stored values (an unknown value differs from a known one); the order does not matter. */
-export function snapshotsEqual(a: ServiceSnapshot, b: ServiceSnapshot): boolean {
-	if (a.size !== b.size) return false;
-	for (const [id, values] of a) {
-		const other = b.get(id);
-		if (other === undefined || !values.every((value, index) => value === other[index])) return false;
-	}
-	return true;
-}
-
 function isFieldList(value: unknown): value is string[] {
 	return Array.isArray(value) && value.every((key) => typeof key === 'string') && new Set(value).size === value.length;
 }

@@ -17,7 +17,6 @@ import type { ServiceSnapshot, TriggerStateError } from '../../nodes/ServicesTri
 import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
 import {
 	readSnapshot,
-	snapshotsEqual,
 	storedValuesOf,
 	writeSnapshot,
 } from '../../nodes/ServicesTrigger/state';
@@ -386,7 +385,7 @@ describe('state: compact format in static data', () => {
 		expect(stored.fields).toEqual(['name', 'alias', 'status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb']);
 		expect(Object.keys(stored.services)).toEqual(records.map((r) => r.id_service));
 		const read = readSnapshot(stored, 'cred-1');
-		expect(read && snapshotsEqual(read, baseline(records))).toBe(true);
+		expect(read).toStrictEqual(baseline(records));
 	});
 
 	it('reads back the services object this process wrote or checked without a copy; a reloaded one is checked in full', () => {
@@ -399,7 +398,7 @@ describe('state: compact format in static data', () => {
 		const reloaded = JSON.parse(JSON.stringify(staticData));
 		const read = readSnapshot(reloaded, 'cred-1');
 		expect(read).not.toBe(snapshot);
-		expect(read && snapshotsEqual(read, snapshot)).toBe(true);
+		expect(read).toStrictEqual(snapshot);
 		// Checked once, that very object is not checked again.
 		expect(readSnapshot(reloaded, 'cred-1')).toBe(read);
 		const damaged = JSON.parse(JSON.stringify(staticData));
@@ -485,7 +484,7 @@ describe('state: compact format in static data', () => {
 			},
 		};
 		const read = readSnapshot(JSON.parse(JSON.stringify(v1)), 'cred-1');
-		expect(read && snapshotsEqual(read, baseline([service('a'), service('b')]))).toBe(true);
+		expect(read).toStrictEqual(baseline([service('a'), service('b')]));
 		const result = diffServices(read, [service('a', { status: 'suspended', hd: 100 }), service('c')], ALL);
 		expect(result.baseline).toBe(false);
 		expect(result.events.map((e) => [e.event, e.id_service, e.previous])).toEqual([
@@ -528,7 +527,7 @@ describe('state: compact format in static data', () => {
 		newerState.fields.push('bandwidth_gb');
 		for (const id of Object.keys(newerState.services)) newerState.services[id].push(1000);
 		const newer = readSnapshot(newerState, 'cred-1');
-		expect(newer && snapshotsEqual(newer, baseline([service('a'), service('b', { osId: null, osName: 'Linux' })]))).toBe(true);
+		expect(newer).toStrictEqual(baseline([service('a'), service('b', { osId: null, osName: 'Linux' })]));
 	});
 });
 
@@ -675,7 +674,7 @@ describe('buildTestEvent (Fetch test event)', () => {
 			id_service: 'b',
 			previous: { status: 'suspended' },
 		});
-		expect(snapshotsEqual(snapshot, copy)).toBe(true);
+		expect(snapshot).toStrictEqual(copy);
 		// Nothing pending: a built event from the live list.
 		expect(buildTestEvent(snapshot, records, ALL)).toMatchObject({ event: 'created', id_service: 'a' });
 	});
