@@ -508,7 +508,7 @@ if (hasSize(TARGETS.size)) {
 }
 
 // Side by side: this checkout against each --against commit, and each commit against the one given
-// before it (`--against 47f5503 --against 2ad0843`: 0.2.0 against 0.1.0 too), in the same rounds.
+// before it (`--against 47f5503 --against 4cbd57f`: 0.2.0 against 0.1.0 too), in the same rounds.
 const sideBySide = [];
 const versions = [
 	// Named by version, or by the ref when two of them have the same version (a branch of this release).
