@@ -68,13 +68,14 @@ export interface ApiSession {
 /**
  * Reads and validates the credential (key trimmed; an empty key or one a header cannot carry, a Base
  * URL that is not a URL (not echoed whole), plain http: credential errors before anything is sent).
+ * `credentials`: the item's credential where the caller has already read it.
  */
 export async function openApiSession(
 	this: ApiContext,
-	{ itemIndex, limits }: { itemIndex: number; limits: RequestLimits },
+	{ itemIndex, limits, credentials: read }: { itemIndex: number; limits: RequestLimits; credentials?: ICredentialDataDecryptedObject },
 ): Promise<ApiSession> {
 	const node = this.getNode();
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE, itemIndex);
+	const credentials = read ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE, itemIndex));
 	const redact = makeRedactor(credentials.apiKey);
 	try {
 		resolveApiKey(credentials.apiKey);

@@ -61,7 +61,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// with another key or address are another listing. Only a key in this run's memory, never shown.
 	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE, itemIndex);
 	const key = JSON.stringify([credentials.baseUrl, credentials.apiKey, returnAll, request]);
-	const listed = await readOncePerRun(this, key, itemIndex, async () => await readListing.call(this, itemIndex, request));
+	const listed = await readOncePerRun(this, key, itemIndex, async () => await readListing.call(this, itemIndex, request, credentials));
 
 	// One shared pairing object: every output item of this input points at the same source item.
 	const pairedItem = { item: itemIndex };
@@ -85,9 +85,10 @@ async function readListing(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	{ limit, simplify, filters, limits, tool }: ListRequest,
+	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject[]> {
 	const filtering = hasServiceFilters(filters);
-	const session = await openApiSession.call(this, { itemIndex, limits });
+	const session = await openApiSession.call(this, { itemIndex, limits, credentials });
 
 	const items: IDataObject[] = [];
 	let matching = 0;
