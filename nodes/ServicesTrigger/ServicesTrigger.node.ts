@@ -11,6 +11,7 @@ import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from
 import { parseServiceFilters } from '../shared/filters';
 import { fetchServiceRecords } from '../shared/listing';
 import { toNodeError } from '../shared/errors';
+import type { Redact } from '../shared/redact';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
 import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
 import { checkWatchable, holdForConfirmation, MAX_STORED_SERVICES, readSnapshot, TriggerStateError, writeSnapshot } from './state';
@@ -120,7 +121,7 @@ export class ServicesTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;
 		const manual = this.getMode() === 'manual';
-		const stored = asNodeError(() => readStoredSnapshot(this, staticData, credentialId, { manual }));
+		const stored = asNodeError(() => readStoredSnapshot(this, staticData, credentialId, { manual, redact }));
 		const detectedAt = new Date().toISOString();
 		asNodeError(() => checkWatchable(records.length, MAX_STORED_SERVICES));
 
@@ -152,15 +153,13 @@ function readStoredSnapshot(
 	context: IPollFunctions,
 	staticData: IDataObject,
 	credentialId: string | null,
-	{ manual }: { manual: boolean },
+	{ manual, redact }: { manual: boolean; redact: Redact },
 ): ServiceSnapshot | undefined {
 	try {
 		return readSnapshot(staticData, credentialId);
 	} catch (error) {
-		// The caller redacts again with the credential's key (the state holds no key; redaction is idempotent).
-		if (!(error instanceof TriggerStateError) || (error.kind !== 'damaged' && !manual)) {
-			throw toNodeError(context.getNode(), error, { itemIndex: 0, redact: (text) => text });
-		}
+		const startsOver = error instanceof TriggerStateError && (manual || error.kind === 'damaged');
+		if (!startsOver) throw toNodeError(context.getNode(), error, { itemIndex: 0, redact });
 		if (!manual) context.logger.warn(`Services Trigger "${context.getNode().name}": ${error.message}. ${error.description}`);
 		return undefined;
 	}

@@ -69,7 +69,7 @@ export function simplifiedFromStored(id: string, values: StoredValues): Simplifi
 	return service as SimplifiedService;
 }
 
-/** More than any account the trigger can watch (see MAX_WATCHED_SERVICES); past it the state is damaged. */
+/** The most services the trigger remembers (checkWatchable refuses a longer listing); a state holding more is damaged. */
 export const MAX_STORED_SERVICES = 1_000_000;
 
 /**
