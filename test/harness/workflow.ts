@@ -34,31 +34,26 @@ export async function runNode(options: {
 	return await engine.runNode(options);
 }
 
-export function servicesNode(parameters: INodeParameters, overrides: Partial<INode> = {}): INode {
+/** A node of this package, with the test credential (its data comes from runNode's `credentials`). */
+function packageNode(node: Pick<INode, 'id' | 'name' | 'type' | 'parameters'>, overrides: Partial<INode>): INode {
 	return {
-		id: 'services-node',
-		name: 'Services',
-		type: SERVICES_NODE_TYPE,
+		...node,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { resource: 'service', operation: 'list', ...parameters },
 		credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
 		...overrides,
 	};
 }
 
+export function servicesNode(parameters: INodeParameters, overrides: Partial<INode> = {}): INode {
+	const list = { resource: 'service', operation: 'list', ...parameters };
+	return packageNode({ id: 'services-node', name: 'Services', type: SERVICES_NODE_TYPE, parameters: list }, overrides);
+}
+
 /** A Services Trigger node watching every event, unless `parameters` says otherwise. */
 export function servicesTriggerNode(parameters: INodeParameters = {}, overrides: Partial<INode> = {}): INode {
-	return {
-		id: 'trigger-node',
-		name: 'Services Trigger',
-		type: SERVICES_TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { events: ['created', 'statusChanged', 'specsChanged', 'removed'], ...parameters },
-		credentials: { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } },
-		...overrides,
-	};
+	const allEvents = { events: ['created', 'statusChanged', 'specsChanged', 'removed'], ...parameters };
+	return packageNode({ id: 'trigger-node', name: 'Services Trigger', type: SERVICES_TRIGGER_TYPE, parameters: allEvents }, overrides);
 }
 
 /**
