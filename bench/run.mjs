@@ -26,31 +26,22 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
-import { makeTempDir, run, runNpm, startProcess } from '../scripts/lib/process.mjs';
+import { makeTempDir, runNpm } from '../scripts/lib/process.mjs';
 import { formatTable } from '../scripts/lib/table.mjs';
+import { headerText, median, readLoadavg, root, runJsonChild as runChild, startBenchServer, thousands } from './common.mjs';
 import { summarizeProfile } from './profile.mjs';
 import { prepareRef } from './refs.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const measureScript = join(root, 'bench/measure.mjs');
 const triggerScript = join(root, 'bench/trigger.mjs');
 // Every child's temporary folders (n8n user folders, CPU profiles, --against worktrees) go into one
 // folder of this run's, removed on clean-up: also when a child is killed or the bench is stopped with Ctrl-C.
 process.env.TMPDIR = makeTempDir('sp-bench-');
 const started = performance.now();
-const readLoadavg = () => {
-	try {
-		return readFileSync('/proc/loadavg', 'utf8').trim();
-	} catch {
-		return os.loadavg().map((value) => value.toFixed(2)).join(' ');
-	}
-};
 
 const { values: args } = parseArgs({
 	options: {
@@ -72,7 +63,7 @@ const { values: args } = parseArgs({
 	},
 });
 if (args.help) {
-	process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1).filter((l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+	process.stdout.write(headerText(import.meta.url));
 	process.exit(0);
 }
 
@@ -107,29 +98,12 @@ progress(`load average at start: ${loadavg.start}`);
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-const median = (values) => {
-	const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-	if (!sorted.length) return NaN;
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const mb = (bytes) => (Number.isFinite(bytes) ? (bytes / 1024 / 1024).toFixed(1) : '-');
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
-const thousands = (value) => Math.round(value).toLocaleString('en-US');
 const listName = (variant) => `List ${variant.replace('env-', '')}`;
 
 /** A plain-text table (scripts/lib/table.mjs); columns right-aligned unless `left`. */
 const table = (rows, columns) => formatTable(rows, columns.map((c) => ({ ...c, align: c.left ? undefined : 'right' })), { maxWidth: 200 });
-
-/** Runs a node child process and returns its last stdout line as JSON. */
-async function runChild(nodeArgs) {
-	const result = await run(process.execPath, nodeArgs, { cwd: root, env: process.env });
-	if (result.code !== 0) {
-		throw new Error(`child ${nodeArgs.join(' ')} failed (${result.signal ?? result.code}):\n${result.stderr}\n${result.stdout}`);
-	}
-	const lines = result.stdout.trim().split('\n');
-	return JSON.parse(lines[lines.length - 1]);
-}
 
 function machine() {
 	const cpuinfo = (() => {
@@ -149,16 +123,7 @@ function machine() {
 	};
 }
 
-async function startServer() {
-	const { child } = startProcess(process.execPath, [join(root, 'bench/server.mjs'), String(PAGE_SIZE)], { cwd: root, env: process.env, label: 'bench mock server' });
-	child.stderr.pipe(process.stderr);
-	const first = await new Promise((resolve, reject) => {
-		const lines = createInterface({ input: child.stdout });
-		lines.once('line', (line) => resolve(JSON.parse(line)));
-		child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-	});
-	return { ...first, stop: () => child.stdin.end() };
-}
+const startServer = () => startBenchServer([String(PAGE_SIZE)], 'bench mock server');
 
 async function generate(server, count) {
 	for (const url of Object.values(server.urls)) {
