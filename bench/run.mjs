@@ -428,15 +428,19 @@ let peerRows = [];
 if (nodesBaseDir) {
 	peerRows = sizes.flatMap((size) => {
 		const peerMs = median(allTimes(size, 'peer'));
-		return ['peer', 'env-raw', 'env-simplified'].map((variant) => ({
-			size,
-			variant,
-			ms: median(allTimes(size, variant)),
-			vsPeer: median(allTimes(size, variant)) / peerMs,
-			paired: variant === 'peer' ? 1 : median(pairedRounds(size, variant, 'peer')),
-			rss: memoryMedian(size, variant),
-			rssVsPeer: variant === 'peer' ? memoryMedian(size, variant) / memoryMedian(size, variant) : median(memoryRounds(size, variant, 'peer')),
-		}));
+		return ['peer', 'env-raw', 'env-simplified'].map((variant) => {
+			const ms = median(allTimes(size, variant));
+			const rss = memoryMedian(size, variant);
+			return {
+				size,
+				variant,
+				ms,
+				vsPeer: ms / peerMs,
+				paired: variant === 'peer' ? 1 : median(pairedRounds(size, variant, 'peer')),
+				rss,
+				rssVsPeer: variant === 'peer' ? rss / rss : median(memoryRounds(size, variant, 'peer')),
+			};
+		});
 	});
 	log('The peer: the same listing through n8n\'s HTTP Request (this credential as predefined credential type) + Split Out,');
 	log('in the same n8n-core engine (n8n-nodes-base of the installed n8n 2.41.1), served as {"data": [...]}, against List on it:');
