@@ -36,6 +36,8 @@ export function median(values) {
 }
 
 export const thousands = (value) => Math.round(value).toLocaleString('en-US');
+/** `value` with `digits` decimals; '-' for a figure not measured. */
+export const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
 /**
  * bench/server.mjs (`args`: its page size, if any) in a process of its own. Resolves with the JSON

@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { makeTempDir, runNpm } from '../scripts/lib/process.mjs';
 import { formatTable } from '../scripts/lib/table.mjs';
-import { headerText, median, readLoadavg, root, runJsonChild as runChild, startBenchServer, thousands } from './common.mjs';
+import { fixed, headerText, median, readLoadavg, root, runJsonChild as runChild, startBenchServer, thousands } from './common.mjs';
 import { summarizeProfile } from './profile.mjs';
 import { prepareRef } from './refs.mjs';
 
@@ -98,7 +98,6 @@ progress(`load average at start: ${loadavg.start}`);
 // ---- helpers ------------------------------------------------------------------------------------
 
 const mb = (bytes) => (Number.isFinite(bytes) ? (bytes / 1024 / 1024).toFixed(1) : '-');
-const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 const listName = (variant) => `List ${variant.replace('env-', '')}`;
 
 /** A plain-text table (scripts/lib/table.mjs); columns right-aligned unless `left`. */
