@@ -280,7 +280,6 @@ async function main() {
 			stateBytesPerService: round2(stateBytes / size),
 			peakRssGrowthMb: peak('poll1pct'),
 			target: TARGET,
-			met: median(perRound.map((r) => r.ratio1pct)) <= TARGET,
 			// Context for the figures above.
 			events: expectedEvents,
 			bodyBytes: Buffer.byteLength(bodyB),
