@@ -3,7 +3,7 @@
 // counting only the samples taken during the timed runs (`windows`, in the profiler's clock).
 import { readFileSync } from 'node:fs';
 
-const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+import { fixed } from './common.mjs';
 
 /** `root`: the checkout, whose paths are shortened to dist/..., bench/... */
 export function summarizeProfile(file, windows, root) {

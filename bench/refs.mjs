@@ -25,13 +25,14 @@ export const DIST_FILES = ['dist/nodes/Services/Services.node.js', 'dist/credent
 export async function prepareRef(root, ref, progress) {
 	const commit = git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).stdout.trim();
 	if (!commit) throw new Error(`--against ${ref}: not a commit of this repository`);
-	const version = (() => {
+	const pkg = (() => {
 		try {
-			return JSON.parse(git(root, ['show', `${commit}:package.json`]).stdout).version;
+			return JSON.parse(git(root, ['show', `${commit}:package.json`]).stdout);
 		} catch {
-			return '?';
+			return {};
 		}
 	})();
+	const version = pkg.version ?? '?';
 	const dir = join(mkdtempSync(join(os.tmpdir(), 'bench-ref-')), 'checkout');
 	progress(`--against ${ref}: git worktree add --detach (${version}, ${commit.slice(0, 10)}) ...`);
 	const added = git(root, ['worktree', 'add', '--detach', dir, commit]);
@@ -45,7 +46,6 @@ export async function prepareRef(root, ref, progress) {
 	progress(`--against ${ref}: building (tsc -p tsconfig.build.json) ...`);
 	const tsc = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, label: `tsc ${ref}` });
 	if (tsc.code !== 0) throw new Error(`--against ${ref}: the build failed:\n${tsc.stdout}${tsc.stderr}`);
-	const pkg = JSON.parse(git(root, ['show', `${commit}:package.json`]).stdout);
 	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 	for (const file of DIST_FILES) {
 		if (!declared.includes(file) || !existsSync(join(dir, file))) {

@@ -25,11 +25,7 @@
 // Human-readable lines go to stderr, one JSON line to stdout (for bench/run.mjs). Temporary files
 // (n8n's user folder) go under $TMPDIR and are removed on exit. With --url the mock is left serving
 // B. Where the time goes: `node --cpu-prof --cpu-prof-dir=<dir> bench/trigger.mjs --memory-runs 0`.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
@@ -37,9 +33,9 @@ import vm from 'node:vm';
 
 import { runMain } from '../scripts/lib/cleanup.mjs';
 import { generateServices, startMockApi } from '../scripts/lib/mock.mjs';
-import { makeTempDir, run, startProcess } from '../scripts/lib/process.mjs';
+import { makeTempDir } from '../scripts/lib/process.mjs';
+import { headerText, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const script = fileURLToPath(import.meta.url);
 const TARGET = 1.5;
 const SEED = 1;
@@ -58,8 +54,7 @@ const { positionals, values: args } = parseArgs({
 	},
 });
 if (args.help) {
-	const header = readFileSync(script, 'utf8').split('\n').slice(1);
-	process.stderr.write(`${header.slice(0, header.findIndex((line) => !line.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n')}\n`);
+	process.stderr.write(headerText(import.meta.url));
 	process.exit(0);
 }
 const size = Number(args.size);
@@ -89,21 +84,8 @@ v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
 
 const progress = (line) => process.stderr.write(`trigger-bench: ${line}\n`);
-const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const round2 = (value) => Math.round(value * 100) / 100;
 const mb = (bytes) => round2(bytes / 1024 / 1024);
-const thousands = (value) => Math.round(value).toLocaleString('en-US');
-const readLoadavg = () => {
-	try {
-		return readFileSync('/proc/loadavg', 'utf8').trim();
-	} catch {
-		return os.loadavg().map((value) => value.toFixed(2)).join(' ');
-	}
-};
 
 // ---- the listings ---------------------------------------------------------------------------------
 
@@ -144,13 +126,8 @@ const serveB = (mock, body) => admin(mock, 'PUT', 'services', body);
 /** The mock of bench/server.mjs (its plain-array listing), in a process of its own; or the caller's. */
 async function startMock() {
 	if (args.url) return { url: args.url.replace(/\/+$/, ''), apiKey: args.key, stop: () => {} };
-	const { child } = startProcess(process.execPath, [join(root, 'bench/server.mjs')], { cwd: root, env: process.env, label: 'trigger bench mock' });
-	child.stderr.pipe(process.stderr);
-	const first = await new Promise((resolve, reject) => {
-		createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
-		child.once('exit', (code) => reject(new Error(`bench/server.mjs exited (${code})`)));
-	});
-	return { url: first.urls.main, apiKey: first.apiKey, stop: () => child.stdin.end() };
+	const server = await startBenchServer([], 'trigger bench mock');
+	return { url: server.urls.main, apiKey: server.apiKey, stop: server.stop };
 }
 
 function expectItems(what, items, expected) {
@@ -245,15 +222,11 @@ async function memoryChild() {
 	};
 }
 
-async function measureMemory(mock, variant, stateJson) {
-	const child = await run(
-		process.execPath,
-		[script, 'memory', '--variant', variant, '--url', mock.url, '--key', mock.apiKey, '--size', String(size)],
-		{ cwd: root, env: process.env, input: variant === 'poll1pct' ? stateJson : '', label: `trigger bench memory ${variant}` },
-	);
-	if (child.code !== 0) throw new Error(`memory child (${variant}) failed (${child.signal ?? child.code}):\n${child.stderr}`);
-	const lines = child.stdout.trim().split('\n');
-	return JSON.parse(lines[lines.length - 1]);
+function measureMemory(mock, variant, stateJson) {
+	return runJsonChild([script, 'memory', '--variant', variant, '--url', mock.url, '--key', mock.apiKey, '--size', String(size)], {
+		input: variant === 'poll1pct' ? stateJson : '',
+		label: `trigger bench memory ${variant}`,
+	});
 }
 
 // ---- main -----------------------------------------------------------------------------------------
@@ -307,7 +280,6 @@ async function main() {
 			stateBytesPerService: round2(stateBytes / size),
 			peakRssGrowthMb: peak('poll1pct'),
 			target: TARGET,
-			met: median(perRound.map((r) => r.ratio1pct)) <= TARGET,
 			// Context for the figures above.
 			events: expectedEvents,
 			bodyBytes: Buffer.byteLength(bodyB),

@@ -1,0 +1,64 @@
+// What bench/run.mjs and bench/trigger.mjs share: the --help text from a script's header comment,
+// the load average, the median, the bench mock (bench/server.mjs) in a process of its own, and a
+// measuring child's one JSON line.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+import { run, startProcess } from '../scripts/lib/process.mjs';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The comment block after the shebang of the script at `scriptUrl` (its import.meta.url), without `//`. */
+export function headerText(scriptUrl) {
+	const lines = readFileSync(fileURLToPath(scriptUrl), 'utf8').split('\n').slice(1);
+	const end = lines.findIndex((line) => !line.startsWith('//'));
+	return `${lines.slice(0, end).map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`;
+}
+
+/** /proc/loadavg as it reads (load averages, running/total tasks, last pid); elsewhere os.loadavg(). */
+export function readLoadavg() {
+	try {
+		return readFileSync('/proc/loadavg', 'utf8').trim();
+	} catch {
+		return os.loadavg().map((value) => value.toFixed(2)).join(' ');
+	}
+}
+
+/** The median of the finite values; NaN when there is none (a variant not measured). */
+export function median(values) {
+	const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+	if (!sorted.length) return NaN;
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export const thousands = (value) => Math.round(value).toLocaleString('en-US');
+/** `value` with `digits` decimals; '-' for a figure not measured. */
+export const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
+/**
+ * bench/server.mjs (`args`: its page size, if any) in a process of its own. Resolves with the JSON
+ * line it prints first ({ urls, smallUrls, apiKey, ... }) and stop(), which ends it.
+ */
+export async function startBenchServer(args, label) {
+	const { child } = startProcess(process.execPath, [join(root, 'bench/server.mjs'), ...args], { cwd: root, env: process.env, label });
+	child.stderr.pipe(process.stderr);
+	const first = await new Promise((resolve, reject) => {
+		createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
+		child.once('exit', (code) => reject(new Error(`bench/server.mjs exited (${code})`)));
+	});
+	return { ...first, stop: () => child.stdin.end() };
+}
+
+/** Runs `node ...nodeArgs` to its end (`input` on its stdin) and returns its last stdout line as JSON. */
+export async function runJsonChild(nodeArgs, { input, label } = {}) {
+	const result = await run(process.execPath, nodeArgs, { cwd: root, env: process.env, input, label });
+	if (result.code !== 0) {
+		throw new Error(`child ${nodeArgs.join(' ')} failed (${result.signal ?? result.code}):\n${result.stderr}\n${result.stdout}`);
+	}
+	const lines = result.stdout.trim().split('\n');
+	return JSON.parse(lines[lines.length - 1]);
+}
