@@ -2,38 +2,61 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Redact } from './redact';
-import { redactText } from './redact';
+import type { Text } from './text';
+import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, own, render } from './text';
 
 /**
  * Pure mapping from what went wrong to what a user reads: `message` says what happened,
  * `description` says how to fix it (every `describe*`, in httpErrors.ts and transportErrors.ts, is a
  * pure function, unit-tested), and the one `toNodeError` that turns such a text into an n8n error.
+ * Both are Text (text.ts): the node's own wording with marked foreign parts, rendered only there.
  */
 export interface ErrorText {
-	message: string;
-	description: string;
+	message: Wording;
+	description: Wording;
 }
+
+/**
+ * TRANSITIONAL (issue 23, while the texts move to text.ts): a plain string is still accepted and is
+ * redacted whole, as before. Removed once every text is a Text.
+ */
+type Wording = Text | string;
+const hasSlots = (value: string) => /[\uE000-\uE002]/.test(value);
+const asText = (value: Wording, redact: Redact, max: number): string =>
+	hasSlots(value) ? render(value as Text, redact, max) : render(foreign(value, max), redact, max);
 
 /**
  * A failure the user can act on, raised by pure code (no n8n context there); `description` says how
  * to fix it. The node code turns it into a NodeApiError or NodeOperationError with the item index.
+ * The Error's own `message` leaves the foreign parts out (…): whatever shows it, no foreign text can
+ * escape through it unredacted. `text` keeps them, marked, for toNodeError to render.
  */
-export class DescribedError extends Error implements ErrorText {
-	constructor(
-		message: string,
-		public description: string,
-	) {
-		super(message);
+export class DescribedError extends Error {
+	readonly text: ErrorText;
+
+	constructor(message: Wording, description: Wording) {
+		super(elide(message as Text));
 		this.name = new.target.name;
+		this.text = { message, description };
+	}
+
+	/** The fix, with foreign parts left out (as `message`). */
+	get description(): string {
+		return elide(this.text.description as Text);
+	}
+
+	/** Adds to the fix (e.g. how often the request was retried). */
+	addToDescription(more: Wording): void {
+		(this as { text: ErrorText }).text = { ...this.text, description: (this.text.description + more) as Text };
 	}
 }
 
-export const RETRY_HINT = 'Try again later, or turn on "Retry On Fail" in the node settings (with a wait of a few seconds).';
+export const RETRY_HINT = own('Try again later, or turn on "Retry On Fail" in the node settings (with a wait of a few seconds).');
 
 /** A failure carrying the HTTP status it came with: becomes a NodeApiError with `httpCode`. */
 export class HttpStatusError extends DescribedError {
 	constructor(
-		text: ErrorText,
+		text: { message: Wording; description: Wording },
 		readonly httpCode: number,
 	) {
 		super(text.message, text.description);
@@ -50,13 +73,35 @@ function isNodeError(error: unknown): error is NodeApiError | NodeOperationError
 }
 
 /**
- * The ONE way our errors become n8n errors (router, trigger and transport all use it):
- * - DescribedError -> NodeOperationError, or NodeApiError with `httpCode` when it has one;
- * - an n8n error passes through, redacted again (harmless: redaction is idempotent);
- * - anything else (a bug) -> NodeOperationError with its message.
- * The key is redacted in every form, `itemIndex` is set, and our text is put back after n8n's
- * constructor, which replaces a message containing a Node error code anywhere (e.g. "EPERM" in
- * "deepermind") with a generic one.
+ * Set on the n8n errors toNodeError built: their texts are final. A property (not a WeakSet) so that
+ * a copy of the error (listingCache gives each item its own) is still known as rendered.
+ */
+const RENDERED = Symbol.for('n8n-nodes-service-platform.rendered');
+
+function isRendered(error: object): boolean {
+	return (error as { [RENDERED]?: boolean })[RENDERED] === true;
+}
+
+function markRendered<T extends object>(error: T): T {
+	Object.defineProperty(error, RENDERED, { value: true, enumerable: false });
+	return error;
+}
+
+/** The whole text came from outside (n8n, a library, a bug's message): one foreign part. */
+function renderForeign(value: unknown, redact: Redact, max: number): string {
+	return render(foreign(value, max), redact, max);
+}
+
+/**
+ * The ONE way our errors become n8n errors (router, trigger, listSearch and transport all use it):
+ * - DescribedError -> NodeOperationError, or NodeApiError with `httpCode` when it has one; its texts
+ *   rendered (foreign parts redacted, then bounded; the node's wording untouched);
+ * - an n8n error this function built passes through as it is;
+ * - any other n8n error (n8n's own, e.g. a parameter it could not resolve) keeps its class, its
+ *   texts rendered as foreign text;
+ * - anything else (a bug) -> NodeOperationError with its message as foreign text.
+ * `itemIndex` is set, and our text is put back after n8n's constructor, which replaces a message
+ * containing a Node error code anywhere (e.g. "EPERM" in "deepermind") with a generic one.
  */
 export function toNodeError(
 	node: INode,
@@ -64,32 +109,36 @@ export function toNodeError(
 	{ itemIndex, redact, httpCode }: { itemIndex: number; redact: Redact; httpCode?: number },
 ): NodeApiError | NodeOperationError {
 	if (isNodeError(error)) {
-		error.message = redact(error.message);
-		if (typeof error.description === 'string') error.description = redact(error.description);
+		if (!isRendered(error)) {
+			error.message = renderForeign(error.message, redact, MESSAGE_MAX);
+			if (typeof error.description === 'string') error.description = renderForeign(error.description, redact, DESCRIPTION_MAX);
+			markRendered(error);
+		}
 		if (error.context && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;
 	}
 	if (error instanceof DescribedError) {
-		const text = redactText({ message: error.message, description: error.description }, redact);
+		const message = asText(error.text.message, redact, MESSAGE_MAX);
+		const description = asText(error.text.description, redact, DESCRIPTION_MAX);
 		const status = httpCode ?? (error instanceof HttpStatusError ? error.httpCode : undefined);
 		const nodeError =
 			status === undefined
-				? new NodeOperationError(node, text.message, { description: text.description, itemIndex })
+				? new NodeOperationError(node, message, { description, itemIndex })
 				: // Built from our own text, never from a transport error: that one holds the request headers.
-					new NodeApiError(node, { message: text.message, description: text.description } as JsonObject, {
-						message: text.message,
-						description: text.description,
+					new NodeApiError(node, { message, description } as JsonObject, {
+						message,
+						description,
 						httpCode: String(status),
 						itemIndex,
 					});
-		nodeError.message = text.message;
-		nodeError.description = text.description;
-		return nodeError;
+		nodeError.message = message;
+		nodeError.description = description;
+		return markRendered(nodeError);
 	}
-	const message = redact(error instanceof Error ? error.message : String(error));
+	const message = renderForeign(error instanceof Error ? error.message : String(error), redact, MESSAGE_MAX);
 	const nodeError = new NodeOperationError(node, message, { itemIndex });
 	nodeError.message = message;
-	return nodeError;
+	return markRendered(nodeError);
 }
 
 export function formatDuration(ms: number): string {

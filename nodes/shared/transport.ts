@@ -134,7 +134,7 @@ class HttpSession implements ApiSession {
 		} catch (error) {
 			// Whatever ends a request after retries (a status, the deadline, a body) says how often and how long.
 			if (retried.count > 0 && error instanceof DescribedError && !(error instanceof RetryBudgetError)) {
-				error.description += describeRetriesExhausted({ retries: retried.count, waitedMs: Date.now() - retried.startedAt });
+				error.addToDescription(describeRetriesExhausted({ retries: retried.count, waitedMs: Date.now() - retried.startedAt }));
 			}
 			throw this.toNodeError(error);
 		}

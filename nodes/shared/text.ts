@@ -1,0 +1,92 @@
+import type { Redact } from './redact';
+
+/**
+ * The one boundary for foreign text (issue 23). Every text the nodes show (error messages and
+ * descriptions, error items, the editor's search list, the tool answer's note, trigger log lines) is
+ * the node's own wording, a `Text`, with foreign parts put into it by `foreign()`: anything from the
+ * platform, the credential, a URL, a header or a parameter value.
+ *
+ * A foreign part stays marked inside the Text until `render()`, the only way out. There, and only
+ * there, each foreign part is redacted first and then bounded (a cut made before redaction can leave
+ * a piece of the key the redactor no longer recognises), the cut is marked, and the whole text is
+ * bounded again. The node's own wording is never redacted, so a key that happens to start like one
+ * of its words cannot eat it. The cutting helper is private to this module (a house test checks
+ * that nothing else cuts text).
+ */
+
+declare const ownWording: unique symbol;
+/** The node's own wording, possibly holding marked foreign parts. Made only by `text`, `own` and `foreign`. */
+export type Text = string & { readonly [ownWording]: true };
+
+/** Longest quoted foreign value (a URL, an id, a header value, a key of an answer). */
+export const QUOTE_MAX = 200;
+/** Longest excerpt of a body (the platform's own message). */
+export const EXCERPT_MAX = 1000;
+/** Longest error message a user sees: the node's own wording and its quotes together. */
+export const MESSAGE_MAX = 300;
+/** Longest error description (how to fix it). */
+export const DESCRIPTION_MAX = 2000;
+/** Longest entry name in the editor's search list. */
+export const NAME_MAX = 200;
+
+// Private-use characters: they never occur in the node's own wording, and are replaced in foreign text.
+const OPEN = '\uE000';
+const SEP = '\uE001';
+const CLOSE = '\uE002';
+const MARKERS = /[\uE000-\uE002]/g;
+const SLOT = /\uE000(\d+)\uE001([^\uE000-\uE002]*)\uE002/g;
+/** What a cut looks like: the visible end of a bounded part. */
+export const CUT_MARK = '…';
+
+/**
+ * A foreign value put into the node's wording: kept whole and marked until `render` redacts it and
+ * then bounds it to `max` characters. Not a string: any value, shown with String().
+ */
+export function foreign(value: unknown, max: number = QUOTE_MAX): Text {
+	const raw = typeof value === 'string' ? value : String(value);
+	return `${OPEN}${Math.max(1, Math.floor(max))}${SEP}${raw.replace(MARKERS, '\uFFFD')}${CLOSE}` as Text;
+}
+
+/** The node's own wording with parts put in: each part is Text (own or foreign) or a number the node computed. */
+export function text(strings: TemplateStringsArray, ...parts: ReadonlyArray<Text | number>): Text {
+	let out = strings[0];
+	for (let index = 0; index < parts.length; index++) out += String(parts[index]) + strings[index + 1];
+	return out as Text;
+}
+
+/** A constant of the node's own wording. Only ever called with a literal (a house test checks). */
+export function own(wording: string): Text {
+	return wording as Text;
+}
+
+/** Texts one after another. */
+export function join(parts: readonly Text[], separator: Text = '' as Text): Text {
+	return parts.join(separator) as Text;
+}
+
+/**
+ * The text as a user may see it: each foreign part redacted, then bounded to its own maximum; the
+ * whole then bounded to `max`. The only function that turns a Text into a plain string.
+ */
+export function render(value: Text, redact: Redact, max: number): string {
+	const filled = value.replace(SLOT, (_slot, limit: string, part: string) => cut(redact(part), Number(limit)));
+	// Markers can only be left by a slot that was itself cut apart: drop them rather than show them.
+	return cut(filled.replace(MARKERS, ''), max);
+}
+
+/** A text whose foreign parts are left out (…): safe to hold in an Error's message, whatever happens to it. */
+export function elide(value: Text): string {
+	return value.replace(SLOT, CUT_MARK).replace(MARKERS, '');
+}
+
+/**
+ * At most `max` characters, the cut marked. Private on purpose: cutting happens only after redaction,
+ * in render(). Never splits a surrogate pair.
+ */
+function cut(value: string, max: number): string {
+	if (value.length <= max) return value;
+	let end = Math.max(0, max - CUT_MARK.length);
+	const code = value.charCodeAt(end - 1);
+	if (code >= 0xd800 && code <= 0xdbff) end--;
+	return value.slice(0, end) + CUT_MARK;
+}
