@@ -1,7 +1,6 @@
 import { DescribedError } from './errors';
-import { clip } from './json';
-import type { Redact } from './redact';
 import { MIN_KEY_LENGTH } from './redact';
+import { foreign, own, text } from './text';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
 export const API_VERSION_SEGMENT = 'v2026';
@@ -22,40 +21,39 @@ export function isLoopbackHostname(hostname: string): boolean {
  * `https://api.example.com`. Refuses anything that would send the key in clear text or is not an
  * absolute http(s) URL, before any request is made.
  */
-export function resolveApiBaseUrl(raw: unknown, redact: Redact = (text) => text): string {
-	const text = typeof raw === 'string' ? raw.trim() : '';
-	if (text === '') {
+export function resolveApiBaseUrl(raw: unknown): string {
+	const value = typeof raw === 'string' ? raw.trim() : '';
+	if (value === '') {
 		throw new BaseUrlError(
-			'The credential has no Base URL',
-			'Open the Service Platform API credential and enter the base address your platform gives, e.g. https://api.example.com',
+			own('The credential has no Base URL'),
+			own('Open the Service Platform API credential and enter the base address your platform gives, e.g. https://api.example.com'),
 		);
 	}
-	const url = URL.canParse(text) ? new URL(text) : undefined;
-	if (!url) throw notAUrl(text, redact);
+	const url = URL.canParse(value) ? new URL(value) : undefined;
+	if (!url) throw notAUrl(value);
 	if (url.port === '0') throw badPort('0');
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		throw new BaseUrlError(
-			`The credential's Base URL uses "${url.protocol}", not https`,
-			'Enter an https:// address, e.g. https://api.example.com',
+			text`The credential's Base URL uses "${foreign(url.protocol, 40)}", not https`,
+			own('Enter an https:// address, e.g. https://api.example.com'),
 		);
 	}
 	if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
 		throw new BaseUrlError(
-			`Refusing to send the API key over plain http to ${url.host}`,
-			'The API key would travel unencrypted. Change the credential\'s Base URL to https://' +
-				`${url.host}${trimPath(url.pathname)} (plain http is only allowed for localhost, 127.x.x.x and [::1]).`,
+			text`Refusing to send the API key over plain http to ${foreign(url.host, 100)}`,
+			text`The API key would travel unencrypted. Change the credential's Base URL to ${foreign(`https://${url.host}${trimPath(url.pathname)}`)} (plain http is only allowed for localhost, 127.x.x.x and [::1]).`,
 		);
 	}
 	if (url.username !== '' || url.password !== '') {
 		throw new BaseUrlError(
-			"The credential's Base URL contains a user name or password",
-			'Remove the "user:password@" part: the API key field is the only secret the API needs.',
+			own("The credential's Base URL contains a user name or password"),
+			own('Remove the "user:password@" part: the API key field is the only secret the API needs.'),
 		);
 	}
 	if (url.search !== '' || url.hash !== '') {
 		throw new BaseUrlError(
-			"The credential's Base URL contains a query string or fragment",
-			`Use only the base address, e.g. ${url.origin}${trimPath(url.pathname)}`,
+			own("The credential's Base URL contains a query string or fragment"),
+			text`Use only the base address, e.g. ${foreign(`${url.origin}${trimPath(url.pathname)}`)}`,
 		);
 	}
 	return `${url.origin}${trimPath(url.pathname)}`;
@@ -73,18 +71,18 @@ function trimPath(pathname: string): string {
  * Why a text is not a URL, without echoing it whole: it may be the API key pasted into the wrong
  * field. Only a text that looks like an address (has a dot or a slash and no long random run) is quoted.
  */
-function notAUrl(text: string, redact: Redact): BaseUrlError {
-	const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(text)?.[1];
+function notAUrl(value: string): BaseUrlError {
+	const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(value)?.[1];
 	if (port !== undefined && Number(port) > 65535) return badPort(port);
-	if (!/[./:]/.test(text) || /[^\s./:]{24,}/.test(text)) {
+	if (!/[./:]/.test(value) || /[^\s./:]{24,}/.test(value)) {
 		return new BaseUrlError(
-			`The credential's Base URL is not a URL (${text.length} characters without an address in them)`,
-			'It looks like something else was pasted there, perhaps the API key: check that API Key and Base URL are not swapped. Enter the full address including https://, e.g. https://api.example.com',
+			text`The credential's Base URL is not a URL (${value.length} characters without an address in them)`,
+			own('It looks like something else was pasted there, perhaps the API key: check that API Key and Base URL are not swapped. Enter the full address including https://, e.g. https://api.example.com'),
 		);
 	}
 	return new BaseUrlError(
-		`The credential's Base URL "${clip(redact(text))}" is not an absolute URL`,
-		'Enter the full address including https://, e.g. https://api.example.com',
+		text`The credential's Base URL "${foreign(value, 60)}" is not an absolute URL`,
+		own('Enter the full address including https://, e.g. https://api.example.com'),
 	);
 }
 
@@ -132,7 +130,7 @@ export class ApiKeyError extends DescribedError {}
 
 function badPort(port: string): BaseUrlError {
 	return new BaseUrlError(
-		`The credential's Base URL has port ${port.length > 6 ? `${port.slice(0, 6)}...` : port}, which does not exist`,
-		'A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com',
+		text`The credential's Base URL has port ${foreign(port, 6)}, which does not exist`,
+		own('A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com'),
 	);
 }

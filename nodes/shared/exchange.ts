@@ -1,10 +1,10 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import type { ErrorText } from './errors';
+import type { Text } from './text';
 import { DescribedError, HttpStatusError } from './errors';
 import { platformMessageOf } from './httpErrors';
 import type { ApiContext, RequestLimits, SessionUse } from './limits';
-import type { Redact } from './redact';
 import {
 	BodyTooLargeError,
 	DeadlineReachedError,
@@ -36,7 +36,6 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 export interface Exchange {
 	context: ApiContext;
 	limits: RequestLimits;
-	redact: Redact;
 	/** The session's use so far: the byte cap covers every body read through it, not each alone. */
 	used: SessionUse;
 	/** Time left before the session's deadline. */
@@ -50,7 +49,7 @@ export interface RawResponse {
 }
 
 /** One GET through n8n's authenticated request helper: the credential's `authenticate` adds the key. */
-export async function sendGet(exchange: Exchange, url: string, action: string, deadline: AbortSignal): Promise<RawResponse> {
+export async function sendGet(exchange: Exchange, url: string, action: Text, deadline: AbortSignal): Promise<RawResponse> {
 	const host = new URL(url).host;
 	const options: IHttpRequestOptions = {
 		method: 'GET',
@@ -80,13 +79,13 @@ export async function sendGet(exchange: Exchange, url: string, action: string, d
 }
 
 /** A failure below HTTP (connect, TLS, reset, deadline) in words. */
-export function transportFailure(exchange: Exchange, error: unknown, { host, action, deadline }: { host: string; action: string; deadline: AbortSignal }): DescribedError {
+export function transportFailure(exchange: Exchange, error: unknown, { host, action, deadline }: { host: string; action: Text; deadline: AbortSignal }): DescribedError {
 	if (deadline.aborted || error instanceof DeadlineReachedError) return deadlineError(exchange, host, action);
 	const { timeoutMs } = exchange.limits;
 	return new DescribedError(...textOf(describeTransportFailure(errorCode(error), { host, timeoutMs, detail: errorDetail(error) })));
 }
 
-function deadlineError(exchange: Exchange, host: string, action: string): DescribedError {
+function deadlineError(exchange: Exchange, host: string, action: Text): DescribedError {
 	return new DescribedError(...textOf(describeDeadline({ timeoutMs: exchange.limits.timeoutMs, pollBudgetMs: exchange.limits.pollBudgetMs, host, action })));
 }
 
@@ -94,7 +93,7 @@ export async function readJsonBody(
 exchange: Exchange,
 	rawBody: unknown,
 	headers: Record<string, string | undefined>,
-	{ statusCode, url, action, deadline }: { statusCode: number; url: string; action: string; deadline: AbortSignal },
+	{ statusCode, url, action, deadline }: { statusCode: number; url: string; action: Text; deadline: AbortSignal },
 ): Promise<unknown> {
 	const host = new URL(url).host;
 	const contentType = headers['content-type'];
@@ -117,7 +116,7 @@ exchange: Exchange,
 function bodyFailure(
 exchange: Exchange,
 	error: unknown,
-	context: { headers: Record<string, string | undefined>; statusCode: number; host: string; action: string; deadline: AbortSignal },
+	context: { headers: Record<string, string | undefined>; statusCode: number; host: string; action: Text; deadline: AbortSignal },
 ): DescribedError {
 	const { headers, statusCode, host, action } = context;
 	if (error instanceof DescribedError) return error;
@@ -137,10 +136,10 @@ exchange: Exchange,
 }
 
 /** The platform's own words from an error body, best effort: small, and never a reason to fail. */
-export async function readErrorMessage(exchange: Exchange, body: unknown, contentType: string | undefined, deadline: AbortSignal): Promise<string | undefined> {
+export async function readErrorMessage(body: unknown, contentType: string | undefined, deadline: AbortSignal): Promise<string | undefined> {
 	try {
 		const buffer = await readBody(body, { maxBytes: MAX_ERROR_BODY_BYTES, deadline });
-		return platformMessageOf(JSON.parse(decodeText(buffer, contentType)), exchange.redact);
+		return platformMessageOf(JSON.parse(decodeText(buffer, contentType)));
 	} catch {
 		discardBody(body);
 		return undefined;
@@ -185,7 +184,7 @@ function untilDeadline<T>(promise: Promise<T>, deadline: AbortSignal, onLate: (v
 	});
 }
 
-export function textOf(text: ErrorText): [string, string] {
+export function textOf(text: ErrorText): [ErrorText['message'], ErrorText['description']] {
 	return [text.message, text.description];
 }
 
@@ -219,9 +218,10 @@ function errorDetail(error: unknown): string | undefined {
 		if (!isPlainObjectOrError(cause)) break;
 		innermost = cause;
 	}
-	// Only the message of a Node or axios error: it names the failure, never the request headers.
+	// Only the message of a Node or axios error: it names the failure, never the request headers. Foreign
+	// text: the caller quotes it with foreign(), which redacts and bounds it when shown.
 	const message = (innermost as { message?: unknown } | undefined)?.message;
-	return typeof message === 'string' ? message.slice(0, 200) : undefined;
+	return typeof message === 'string' ? message : undefined;
 }
 
 /** Duck-typed: errors of Node's streams may come from another realm (jest), where `instanceof Error` fails. */

@@ -1,4 +1,5 @@
 import { DescribedError } from './errors';
+import { own } from './text';
 import { clip } from './json';
 import type { ServiceRecord } from './serviceRecord';
 import type { ApiContext, ApiSession, RequestLimits } from './transport';
@@ -21,7 +22,7 @@ export {
 export const MAX_LISTING_PAGES = 1000;
 
 /** What the transport's texts say the node was doing ("... while trying to list services"). */
-const LIST_ACTION = 'list services';
+const LIST_ACTION = own('list services');
 
 /** The service the user asked for is not in the listing. */
 export class ServiceNotFoundError extends DescribedError {}

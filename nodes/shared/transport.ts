@@ -16,9 +16,10 @@ import {
 	parseRetryAfter,
 } from './httpErrors';
 import type { ApiContext, RequestLimits, SessionUse } from './limits';
-import { clip } from './json';
 import type { Redact } from './redact';
 import { makeRedactor } from './redact';
+import type { Text } from './text';
+import { render } from './text';
 import { discardBody } from './responseBody';
 import { MAX_RETRIES, MAX_SESSION_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
 import { describeTransportFailure } from './transportErrors';
@@ -57,12 +58,14 @@ export interface ApiSession {
 	 * are the session's: they apply to everything fetched through it (a whole paged listing).
 	 * Failures are thrown as finished n8n errors (redacted, with itemIndex).
 	 */
-	get(target: string, options: { action: string }): Promise<ApiResponse>;
+	get(target: string, options: { action: Text }): Promise<ApiResponse>;
 	/**
 	 * The ONE way our errors become n8n errors: redacts the key in every form, keeps our text against
 	 * n8n's message rewrite, adds itemIndex; DescribedError -> NodeOperationError/NodeApiError.
 	 */
 	toNodeError(error: unknown, httpCode?: number): Error;
+	/** A Text as the user sees it (text.ts render) with this credential's redactor: for texts that are not errors. */
+	show(value: Text, max: number): string;
 }
 
 /**
@@ -79,7 +82,7 @@ export async function openApiSession(
 	const redact = makeRedactor(credentials.apiKey);
 	try {
 		resolveApiKey(credentials.apiKey);
-		const baseUrl = resolveApiBaseUrl(credentials.baseUrl, redact);
+		const baseUrl = resolveApiBaseUrl(credentials.baseUrl);
 		return new HttpSession(this, { node, itemIndex, redact, baseUrl, limits });
 	} catch (error) {
 		throw toNodeError(node, error, { itemIndex, redact });
@@ -120,14 +123,18 @@ class HttpSession implements ApiSession {
 		this.baseUrl = options.baseUrl;
 		this.origin = new URL(options.baseUrl).origin;
 		this.deadlineAt = this.startedAt + options.limits.timeoutMs;
-		this.exchange = { context, limits: options.limits, redact: options.redact, used: this.used, remainingMs: () => this.remainingMs() };
+		this.exchange = { context, limits: options.limits, used: this.used, remainingMs: () => this.remainingMs() };
 	}
 
 	toNodeError(error: unknown, httpCode?: number): Error {
 		return toNodeError(this.options.node, error, { itemIndex: this.options.itemIndex, redact: this.options.redact, httpCode });
 	}
 
-	async get(target: string, { action }: { action: string }): Promise<ApiResponse> {
+	show(value: Text, max: number): string {
+		return render(value, this.options.redact, max);
+	}
+
+	async get(target: string, { action }: { action: Text }): Promise<ApiResponse> {
 		const retried = { count: 0, startedAt: Date.now() };
 		try {
 			return await this.fetchWithRetries(this.resolveTarget(target, action), action, retried);
@@ -140,7 +147,7 @@ class HttpSession implements ApiSession {
 		}
 	}
 
-	private resolveTarget(target: string, action: string): string {
+	private resolveTarget(target: string, action: Text): string {
 		if (target.startsWith('/')) return `${this.baseUrl}${target}`;
 		const url = URL.canParse(target) ? new URL(target) : undefined;
 		if (url?.origin !== this.origin) {
@@ -149,7 +156,7 @@ class HttpSession implements ApiSession {
 		return url.href;
 	}
 
-	private retryBudgetError(status: number, action: string, serverMessage: string | undefined): RetryBudgetError {
+	private retryBudgetError(status: number, action: Text, serverMessage: string | undefined): RetryBudgetError {
 		const { pagesRead, retries } = this.used;
 		const elapsedMs = Date.now() - this.startedAt;
 		const limits = { maxPerRequest: MAX_RETRIES, maxPerListing: MAX_SESSION_RETRIES };
@@ -160,7 +167,7 @@ class HttpSession implements ApiSession {
 		return this.deadlineAt - Date.now();
 	}
 
-	private async fetchWithRetries(startUrl: string, action: string, retried: { count: number }): Promise<ApiResponse> {
+	private async fetchWithRetries(startUrl: string, action: Text, retried: { count: number }): Promise<ApiResponse> {
 		const { limits } = this.options;
 		let url = startUrl;
 		let redirects = 0;
@@ -179,9 +186,8 @@ class HttpSession implements ApiSession {
 					throw new HttpStatusError(describeRedirectWithUserInfo(statusCode, url), statusCode);
 				}
 				if (next?.origin !== this.origin) {
-					// Quoted redacted, then shortened: a hostile Location may be long and carry the key.
-					const quoted = location === undefined ? undefined : clip(this.options.redact(next?.href ?? location), 300);
-					throw new HttpStatusError(describeRedirect(statusCode, url, quoted), statusCode);
+					// Quoted as foreign text (redacted, then bounded when shown): a hostile Location may be long and carry the key.
+					throw new HttpStatusError(describeRedirect(statusCode, url, location === undefined ? undefined : (next?.href ?? location)), statusCode);
 				}
 				if (++redirects > MAX_SAME_ORIGIN_REDIRECTS) {
 					throw new HttpStatusError(describeRedirectLoop(statusCode, url, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
@@ -213,7 +219,7 @@ class HttpSession implements ApiSession {
 						);
 					}
 				}
-				const serverMessage = await readErrorMessage(this.exchange, response.body, headers['content-type'], deadline);
+				const serverMessage = await readErrorMessage(response.body, headers['content-type'], deadline);
 				if (budgetSpent) throw this.retryBudgetError(statusCode, action, serverMessage);
 				const text = describeHttpStatus(statusCode, { url, action, retryAfter: headers['retry-after'], serverMessage });
 				throw new HttpStatusError(text, statusCode);

@@ -1,10 +1,12 @@
+import { own } from '../../nodes/shared/text';
 import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/errors';
+import { shownText } from '../harness/text';
 import { describeHttpStatus, describeRedirect, describeRetryAfter, parseRetryAfter } from '../../nodes/shared/httpErrors';
 import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transportErrors';
 import { makeRedactor } from '../../nodes/shared/redact';
 
 const url = 'https://api.example.com/v2026/services';
-const action = 'list services';
+const action = own('list services');
 
 describe('describeHttpStatus', () => {
 	test.each([
@@ -25,23 +27,23 @@ describe('describeHttpStatus', () => {
 		[599, 'The platform failed with HTTP 599', /Try again later/],
 		[302, 'The platform answered with an unexpected HTTP 302', /To list services, the platform should answer HTTP 200/],
 	])('%i', (status, message, description) => {
-		const text = describeHttpStatus(status, { url, action });
+		const text = shownText(describeHttpStatus(status, { url, action }));
 		expect(text.message).toBe(message);
 		expect(text.description).toMatch(description);
 	});
 
 	test('429 and 503 pass on Retry-After', () => {
-		expect(describeHttpStatus(429, { url, action, retryAfter: '30' })).toEqual({
+		expect(shownText(describeHttpStatus(429, { url, action, retryAfter: '30' }))).toEqual({
 			message: 'The platform is rate limiting requests (HTTP 429); it asks to wait 30 s',
 			description: expect.stringMatching(/^Wait 30 s before running again\./),
 		});
-		expect(describeHttpStatus(503, { url, action, retryAfter: '120' }).message).toBe(
+		expect(shownText(describeHttpStatus(503, { url, action, retryAfter: '120' })).message).toBe(
 			'The platform is unavailable (HTTP 503); it asks to wait 120 s',
 		);
 	});
 
 	test("quotes the platform's own message when it sent one", () => {
-		expect(describeHttpStatus(401, { url, action, serverMessage: 'Token revoked' }).description).toMatch(
+		expect(shownText(describeHttpStatus(401, { url, action, serverMessage: 'Token revoked' })).description).toMatch(
 			/The platform said: "Token revoked"\.$/,
 		);
 	});
@@ -77,14 +79,14 @@ describe('describeTransportFailure', () => {
 		['EWEIRD', 'The request to api.example.com failed (EWEIRD)', /Check the Base URL/],
 		[undefined, 'The request to api.example.com failed', /Check the Base URL/],
 	])('%s', (code, message, description) => {
-		const text = describeTransportFailure(code, context);
+		const text = shownText(describeTransportFailure(code, context));
 		expect(text.message).toBe(message);
 		expect(text.description).toMatch(description);
 	});
 
 	test('n8n must not replace our message with its generic one: no Node error code in messages', () => {
 		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EHOSTUNREACH', 'EAI_AGAIN']) {
-			expect(describeTransportFailure(code, context).message).not.toContain(code);
+			expect(shownText(describeTransportFailure(code, context)).message).not.toContain(code);
 		}
 	});
 
@@ -97,24 +99,24 @@ describe('describeTransportFailure', () => {
 
 describe('other texts', () => {
 	test('redirects', () => {
-		expect(describeRedirect(301, url, 'https://evil.example.net/x').message).toBe(
+		expect(shownText(describeRedirect(301, url, 'https://evil.example.net/x')).message).toBe(
 			'The platform redirected to another address (https://evil.example.net/x); the node does not follow it',
 		);
-		expect(describeRedirect(302, url, undefined).message).toBe(
+		expect(shownText(describeRedirect(302, url, undefined)).message).toBe(
 			'The platform answered with a redirect (HTTP 302) without a target',
 		);
 	});
 
 	test('bodies say what came', () => {
 		const context = { contentType: 'text/html; charset=utf-8', length: 1234, status: 200 };
-		expect(describeUnusableBody('html', context)).toEqual({
+		expect(shownText(describeUnusableBody('html', context))).toEqual({
 			message: 'The platform answered with an HTML page instead of JSON',
 			description: expect.stringMatching(/^Received content type "text\/html; charset=utf-8", 1234 byte\(s\)\. .*Check the Base URL/),
 		});
-		expect(describeUnusableBody('empty', { contentType: undefined, length: 0, status: 200 }).description).toMatch(
+		expect(shownText(describeUnusableBody('empty', { contentType: undefined, length: 0, status: 200 })).description).toMatch(
 			/^Received content type not given, 0 byte\(s\)/,
 		);
-		expect(describeUnusableBody('not-json', context).message).toBe('The platform answered with text that is not valid JSON');
+		expect(shownText(describeUnusableBody('not-json', context)).message).toBe('The platform answered with text that is not valid JSON');
 	});
 
 	test('durations', () => {
@@ -150,7 +152,7 @@ describe('Retry-After is read as RFC 9110 says, capped, and never shown as nonse
 		expect(describeRetryAfter('-5', now)).toBeUndefined();
 		expect(describeRetryAfter('1e23', now)).toBeUndefined();
 		expect(describeRetryAfter('99999999999999999999', now)).toBe('24 h or more');
-		expect(describeHttpStatus(429, { url, action, retryAfter: '-5' }).message).toBe('The platform is rate limiting requests (HTTP 429)');
+		expect(shownText(describeHttpStatus(429, { url, action, retryAfter: '-5' })).message).toBe('The platform is rate limiting requests (HTTP 429)');
 	});
 });
 

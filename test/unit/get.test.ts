@@ -8,7 +8,7 @@ import type { IDataObject, INode, INodeListSearchResult, INodeParameters, INodeT
 import { Services } from '../../nodes/Services/Services.node';
 import { expectedSimplified, serviceRecord } from '../harness/fixtures';
 import type { LocalApi } from '../harness/pagedApi';
-import { paginate, pagePath, startPagedApi } from '../harness/pagedApi';
+import { paginate, pagePath, startLocalApi, startPagedApi } from '../harness/pagedApi';
 import { createAdditionalData, createHooks, createWorkflow, runNode, servicesNode } from '../harness/workflow';
 
 const KEY = 'sk-live-GET-0a7e53c9d1b24f68';
@@ -154,11 +154,12 @@ describe('"From List": searchServices', () => {
 		expect((await search()).results).toEqual([{ name: 'bare', value: 'bare' }]);
 	});
 
-	test('a pagination token for another address is refused without sending the key there', async () => {
+	test('a pagination token the node did not give (e.g. an address) is refused without sending anything', async () => {
 		const elsewhere = await startPagedApi([records], 'next');
 		try {
-			await expect(search(undefined, `${elsewhere.origin}${pagePath(2)}`)).rejects.toThrow(elsewhere.origin.replace('http://', ''));
+			await expect(search(undefined, `${elsewhere.origin}${pagePath(2)}`)).rejects.toThrow('its position is not one this node gave');
 			expect(elsewhere.seen).toEqual([]);
+			expect(local.seen).toEqual([]);
 		} finally {
 			await elsewhere.close();
 		}
@@ -170,11 +171,38 @@ describe('"From List": searchServices', () => {
 		local = await startPagedApi(paginate(many, 60), 'links.next');
 		const first = await search();
 		expect(first.results).toHaveLength(120);
-		expect(first.paginationToken).toBe(`${local.origin}${pagePath(3)}`);
+		// Opaque: pages read and an id of the node's own, never the platform's link.
+		expect(first.paginationToken).toMatch(/^2\.[a-z0-9]+$/);
 		const second = await search(undefined, first.paginationToken);
 		expect(second.results.map((result) => result.value)).toEqual(many.slice(120, 240).map((r) => r.id_service));
 		const third = await search(undefined, second.paginationToken);
 		expect(third.results.map((result) => result.value)).toEqual(many.slice(240).map((r) => r.id_service));
 		expect(third.paginationToken).toBeUndefined();
+	});
+
+	test('the token the editor gets carries nothing of the link, so no key in it: a link with ?api_key= pages on', async () => {
+		await local.close();
+		const many = Array.from({ length: 250 }, (_, i) => serviceRecord({ id: `srv-${i + 1}` }));
+		const pages = paginate(many, 60);
+		// The platform's next links carry the key in their query, as some platforms do.
+		local = await startLocalApi((origin) => (url) => {
+			const page = Number(url.searchParams.get('page') ?? '1');
+			const next = page < pages.length ? `${origin}/v2026/services?page=${page + 1}&api_key=${KEY}` : null;
+			return { body: { data: pages[page - 1], links: { next } } };
+		});
+		const first = await search();
+		expect(first.results).toHaveLength(120);
+		expect(JSON.stringify(first)).not.toContain(KEY);
+		expect(first.paginationToken).not.toContain('api_key');
+		const second = await search(undefined, first.paginationToken);
+		expect(second.results.map((result) => result.value)).toEqual(many.slice(120, 240).map((r) => r.id_service));
+		expect(JSON.stringify(second)).not.toContain(KEY);
+		// A token whose resume point this process does not have (another n8n process, or evicted): the
+		// pages already shown are read again and skipped, so the list still pages on.
+		const unknown = await search(undefined, first.paginationToken!.replace(/\.[a-z0-9]+$/, '.unknown'));
+		expect(unknown.results.map((result) => result.value)).toEqual(many.slice(120, 240).map((r) => r.id_service));
+		const last = await search(undefined, second.paginationToken);
+		expect(last.results.map((result) => result.value)).toEqual(many.slice(240).map((r) => r.id_service));
+		expect(last.paginationToken).toBeUndefined();
 	});
 });

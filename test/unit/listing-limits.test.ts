@@ -7,6 +7,8 @@
  * The memory figures come from a child process of their own (test/harness/measuredRunChild.cjs), printed
  * for the README; the bounds asserted are generous (the machine is shared).
  */
+import { own } from '../../nodes/shared/text';
+import { shownText } from '../harness/text';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { describeRetryBudgetSpent } from '../../nodes/shared/httpErrors';
@@ -141,9 +143,9 @@ describe('retries share one budget per listing', () => {
 
 describe('texts', () => {
 	test('the size error names the answer when the first page is too large, the listing when later pages are', () => {
-		const first = describeBodyTooLarge({ maxBytes: 8 * MB, action: 'list services', bytesRead: 0, pagesRead: 0 });
+		const first = shownText(describeBodyTooLarge({ maxBytes: 8 * MB, action: own('list services'), bytesRead: 0, pagesRead: 0 }));
 		expect(first.message).toBe('The answer is larger than the Max Response Size of 8 MB');
-		const later = describeBodyTooLarge({ maxBytes: 8 * MB, action: 'list services', bytesRead: 6.5 * MB, pagesRead: 13 });
+		const later = shownText(describeBodyTooLarge({ maxBytes: 8 * MB, action: own('list services'), bytesRead: 6.5 * MB, pagesRead: 13 }));
 		expect(later).toEqual({
 			message: 'The listing is larger than the Max Response Size of 8 MB (all pages together)',
 			description: expect.stringMatching(/^The node read 13 page\(s\) whole \(6\.5 MB\) and stopped partway through page 14, when the listing \(to list services\) reached 8 MB/),
@@ -152,11 +154,11 @@ describe('texts', () => {
 	});
 
 	test('the retry-budget error says how many retries, how long, how many pages, and quotes the platform only when it spoke', () => {
-		const context = { status: 503, retries: 10, maxPerRequest: 3, maxPerListing: 10, pagesRead: 4, elapsedMs: 12_500, action: 'list services' };
-		const silent = describeRetryBudgetSpent(context);
+		const context = { status: 503, retries: 10, maxPerRequest: 3, maxPerListing: 10, pagesRead: 4, elapsedMs: 12_500, action: own('list services') };
+		const silent = shownText(describeRetryBudgetSpent(context));
 		expect(silent.message).toBe('The platform kept answering HTTP 503: the node used up its 10 retries for one listing');
 		expect(silent.description).toMatch(/^While trying to list services, the node retried 10 times in 12\.5 s and read 4 page\(s\); it retries at most 3 times a page and 10 times a listing/);
 		expect(silent.description).not.toContain('The platform said');
-		expect(describeRetryBudgetSpent({ ...context, serverMessage: 'maintenance' }).description).toContain('The platform said: "maintenance".');
+		expect(shownText(describeRetryBudgetSpent({ ...context, serverMessage: 'maintenance' })).description).toContain('The platform said: "maintenance".');
 	});
 });

@@ -3,6 +3,7 @@
  * engine with a small probe node, against real local servers: same-origin absolute targets, the key
  * never sent to another origin, and one deadline for everything fetched through one session.
  */
+import { own } from '../../nodes/shared/text';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -41,7 +42,7 @@ const probe: INodeType = {
 		const session = await openApiSession.call(this, { itemIndex: 0, limits: readRequestLimits.call(this, 0) });
 		const out: INodeExecutionData[] = [];
 		for (const target of (this.getNodeParameter('targets', 0) as string).split(',')) {
-			const response = await session.get(target, { action: 'read the test data' });
+			const response = await session.get(target, { action: own('read the test data') });
 			out.push({ json: { url: response.url, body: response.body as IDataObject, type: response.headers['content-type'] ?? null } });
 		}
 		return [out];

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { DescribedError, toNodeError } from '../../shared/errors';
 import type { Redact } from '../../shared/redact';
+import { foreign, own, text } from '../../shared/text';
 import { credentialRedactor } from '../../shared/transport';
 import type { ServicesNodeType } from './node.type';
 import * as service from './service/Service.resource';
@@ -36,8 +37,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const operation = operationFor(resource, operationName);
 			if (!operation) {
 				throw new DescribedError(
-					`The operation "${operationName}" of "${resource}" is not supported`,
-					'Choose a resource and operation this version of the node offers.',
+					text`The operation "${foreign(operationName, 60)}" of "${foreign(resource, 60)}" is not supported`,
+					own('Choose a resource and operation this version of the node offers.'),
 				);
 			}
 			const results = await operation.call(this, itemIndex);

@@ -1,0 +1,18 @@
+/**
+ * Texts as a user would read them, for tests of the pure functions that build them: their Text
+ * (text.ts) rendered with no key to redact and no bound, so assertions read the words and values.
+ */
+import type { Text } from '../../nodes/shared/text';
+import { render } from '../../nodes/shared/text';
+
+const noKey = (value: string) => value;
+
+/** A Text (or a plain string) as shown, with nothing redacted or cut. */
+export function shown(value: Text | string | undefined): string | undefined {
+	return value === undefined ? undefined : render(value as Text, noKey, Infinity);
+}
+
+/** A `{ message, description }` text (a describe* result, or a DescribedError's `text`) as shown. */
+export function shownText<T extends { message: unknown; description: unknown }>(value: T): { message: string; description: string } {
+	return { message: shown(value.message as Text)!, description: shown(value.description as Text)! };
+}
