@@ -12,10 +12,14 @@ import { parseServiceFilters } from '../shared/filters';
 import { fetchServiceRecords } from '../shared/listing';
 import { toNodeError } from '../shared/errors';
 import type { Redact } from '../shared/redact';
+import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, render, text } from '../shared/text';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
 import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
 import { checkWatchable, holdForConfirmation, MAX_STORED_SERVICES, readSnapshot, TriggerStateError, writeSnapshot } from './state';
-import type { ServiceSnapshot } from './state';
+import type { StateText, StoredSnapshot } from './state';
+
+/** Longest node name quoted in a log line (n8n lets a user name a node at length). */
+const NODE_NAME_MAX = 120;
 
 export class ServicesTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -122,20 +126,23 @@ export class ServicesTrigger implements INodeType {
 		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;
 		const manual = this.getMode() === 'manual';
 		const stored = asNodeError(() => readStoredSnapshot(this, staticData, credentialId, { manual, redact }));
+		const previous = stored?.snapshot;
+		const options = { events, filters, dropped: stored?.dropped };
 		const detectedAt = new Date().toISOString();
 		asNodeError(() => checkWatchable(records.length, MAX_STORED_SERVICES));
 
 		if (manual) {
-			const testEvent = asNodeError(() => buildTestEvent(stored, records, { events, filters }));
+			const testEvent = asNodeError(() => buildTestEvent(previous, records, options));
 			return [[{ json: formatEvent(testEvent, { simplify, detectedAt }) }]];
 		}
 
-		const result = asNodeError(() => diffServices(stored, records, { events, filters }));
+		const result = asNodeError(() => diffServices(previous, records, options));
 		// A mass removal waits for the next poll: nothing emitted, the stored snapshot kept (see README).
+		// Entries dropped as damaged count neither as stored nor as removed.
 		const suspected =
-			stored !== undefined &&
+			previous !== undefined &&
 			(this.getNodeParameter('confirmMassRemoval', true) as boolean) &&
-			isMassRemoval(stored.size, result.removedCount);
+			isMassRemoval(previous.size, result.removedCount);
 		if (holdForConfirmation(staticData, `${this.getWorkflow().id}:${node.id}`, suspected)) return null;
 		if (result.changed) writeSnapshot(staticData, result.snapshot, credentialId);
 		if (result.events.length === 0) return null;
@@ -144,23 +151,34 @@ export class ServicesTrigger implements INodeType {
 }
 
 /**
- * The stored snapshot, or undefined for a new baseline. A damaged state is reset (a new baseline,
- * logged as a warning saying what was wrong; docs/trigger.md); a state from a newer version, or
- * static data that is not an object, fails the poll with the error saying how to start over. "Fetch
- * test event" never writes the state, so it builds its event from the live listing whatever the state.
+ * The stored snapshot, or undefined for a new baseline. Damaged entries are dropped, the others kept
+ * (logged as a warning naming them); a state damaged as a whole is reset (a new baseline, logged as a
+ * warning saying what was wrong; docs/trigger.md); a state from a newer version, or static data that
+ * is not an object, fails the poll with the error saying how to start over. "Fetch test event" never
+ * writes the state, so it builds its event from the live listing whatever the state, and logs nothing.
  */
 function readStoredSnapshot(
 	context: IPollFunctions,
 	staticData: IDataObject,
 	credentialId: string | null,
 	{ manual, redact }: { manual: boolean; redact: Redact },
-): ServiceSnapshot | undefined {
+): StoredSnapshot | undefined {
+	const warn = (said: StateText) => {
+		if (!manual) context.logger.warn(stateWarning(context.getNode().name, said, redact));
+	};
 	try {
-		return readSnapshot(staticData, credentialId);
+		const stored = readSnapshot(staticData, credentialId);
+		if (stored?.damage !== undefined) warn(stored.damage);
+		return stored;
 	} catch (error) {
 		const startsOver = error instanceof TriggerStateError && (manual || error.kind === 'damaged');
 		if (!startsOver) throw toNodeError(context.getNode(), error, { itemIndex: 0, redact });
-		if (!manual) context.logger.warn(`Services Trigger "${context.getNode().name}": ${error.message}. ${error.description}`);
+		warn(error.text);
 		return undefined;
 	}
+}
+
+/** A line of n8n's log about the remembered list: the node's name and what was wrong, rendered as an error is. */
+function stateWarning(nodeName: string, said: StateText, redact: Redact): string {
+	return render(text`Services Trigger "${foreign(nodeName, NODE_NAME_MAX)}": ${said.message}. ${said.description}`, redact, MESSAGE_MAX + DESCRIPTION_MAX);
 }

@@ -39,6 +39,11 @@ export interface DiffOptions {
 	/** The events the user selected; other changes are still recorded, just not emitted. */
 	events: readonly ServiceEventName[];
 	filters: ServiceFilters;
+	/**
+	 * Ids whose remembered entry was dropped as damaged (readSnapshot): listed now, the service is
+	 * remembered again with its current values and no event; no longer listed, nothing is said.
+	 */
+	dropped?: ReadonlySet<string>;
 }
 
 export interface DiffResult {
@@ -50,7 +55,7 @@ export interface DiffResult {
 	baseline: boolean;
 	/** Whether the snapshot differs from the stored one (the static data only needs a write then). */
 	changed: boolean;
-	/** How many services of the stored snapshot are no longer listed (whatever the events and filters). */
+	/** How many services of the stored snapshot are no longer listed (whatever the events and filters; a dropped entry is none). */
 	removedCount: number;
 }
 
@@ -71,7 +76,7 @@ export class TriggerInputError extends DescribedError {}
 export function diffServices(
 	previous: ServiceSnapshot | undefined,
 	records: readonly ServiceRecord[],
-	{ events, filters }: DiffOptions,
+	{ events, filters, dropped }: DiffOptions,
 ): DiffResult {
 	// One pass over the listing, nothing kept per service but its stored values (bench/trigger.mjs: at
 	// 100,000 services, most unchanged, a map of wrappers and a second comparison pass cost ~60 ms).
@@ -83,8 +88,9 @@ export function diffServices(
 	const selected = new Set<ServiceEventName>(events);
 	const matches = (service: SimplifiedService) => matchesServiceFilters(service, filters);
 	const detected: DetectedEvent[] = [];
-	// Whether the snapshot differs from `previous`, told on the way (no second pass to compare them).
-	let changed = false;
+	// Whether the snapshot differs from `previous`, told on the way (no second pass to compare them);
+	// a state that had damaged entries is written again without them.
+	let changed = dropped !== undefined && dropped.size > 0;
 	let kept = 0;
 	for (const record of records) {
 		const id = record.id_service;
@@ -94,6 +100,8 @@ export function diffServices(
 		const before = previous.get(id);
 		if (before === undefined) {
 			changed = true;
+			// Its remembered values were damaged: not new, and nothing known to compare with.
+			if (dropped?.has(id) === true) continue;
 			if (selected.has('created') && matches(service)) detected.push({ event: 'created', id_service: id, service, record, previous: null });
 			continue;
 		}

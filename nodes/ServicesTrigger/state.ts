@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DescribedError } from '../shared/errors';
-import { clip } from '../shared/json';
 import type { ServiceFieldValue, SimplifiedService } from '../shared/serviceFields';
 import { SERVICE_FIELDS } from '../shared/serviceFields';
+import type { Text } from '../shared/text';
+import { foreign, join, own, text } from '../shared/text';
 
 /**
  * What the trigger remembers per service between polls: the value of every declared field
@@ -48,13 +49,30 @@ function sameFields(fields: readonly string[]): boolean {
 	return true;
 }
 
+/** What the trigger says about its remembered list: the node's own wording, foreign parts marked. */
+export interface StateText {
+	message: Text;
+	description: Text;
+}
+
+/** The remembered list as read: every readable entry, and the damaged ones it dropped. */
+export interface StoredSnapshot {
+	snapshot: ServiceSnapshot;
+	/** The ids of the entries dropped as damaged: their services get no event at this poll (diffServices). */
+	dropped: ReadonlySet<string>;
+	/** The warning naming the dropped entries (the first few, and the count); undefined when none was. */
+	damage?: StateText;
+}
+
+const NONE_DROPPED: ReadonlySet<string> = new Set();
+
 /**
- * The snapshot of each services object this process wrote or already checked, so a later poll that
+ * What was read of each services object this process wrote or already checked, so a later poll that
  * finds the very same object in static data need not read and check it again. Only this node writes
  * the object, and never in place after: static data reloaded from the database, or changed by anyone
  * else, is another object and is checked in full. Weak: a replaced object lets its snapshot go.
  */
-const knownSnapshots = new WeakMap<object, ServiceSnapshot>();
+const knownSnapshots = new WeakMap<object, StoredSnapshot>();
 
 export function storedValuesOf(service: SimplifiedService): StoredValues {
 	const values = new Array<ServiceFieldValue>(FIELD_KEYS.length);
@@ -73,37 +91,43 @@ export function simplifiedFromStored(id: string, values: StoredValues): Simplifi
 export const MAX_STORED_SERVICES = 1_000_000;
 
 /**
- * Why the stored state cannot be used. `damaged`: wrong types or shape, or more services than the
- * trigger ever stores; the trigger then takes a new baseline (docs/trigger.md). `future`: written by
- * a newer version of the node, `unwritable`: the node's static data is not an object at all; both
- * fail the poll, leaving the state as it is.
+ * Why the stored state cannot be used. `damaged`: wrong types or shape of the state as a whole (a
+ * damaged entry is only dropped), or more services than the trigger ever stores; the trigger then
+ * takes a new baseline (docs/trigger.md). `future`: written by a newer version of the node,
+ * `unwritable`: the node's static data is not an object at all; both fail the poll, leaving the
+ * state as it is.
  */
 export class TriggerStateError extends DescribedError {
-	constructor(
-		readonly kind: 'damaged' | 'future' | 'unwritable',
-		message: string,
-		description: string,
-	) {
+	declare readonly text: StateText;
+
+	constructor(readonly kind: 'damaged' | 'future' | 'unwritable', message: Text, description: Text) {
 		super(message, description);
 	}
 }
 
-const START_OVER =
-	'To start over, rename the Services Trigger node (its remembered list is kept under its name) and save: the first poll then records the current services as a new baseline, and events come from the next poll on.';
+const START_OVER = own(
+	'To start over, rename the Services Trigger node (its remembered list is kept under its name) and save: the first poll then records the current services as a new baseline, and events come from the next poll on.',
+);
+
+/** Bounds of the foreign parts of a message about the state (an id, a stored value); how many dropped entries the warning names. */
+const ID_MAX = 60;
+const VALUE_MAX = 40;
+const DROPPED_NAMED = 3;
 
 /**
  * Reads the snapshot from the node's static data. Returns undefined when there is none (first poll)
  * or when it was taken with another credential: the trigger then takes a new baseline. Throws a
  * TriggerStateError saying what is wrong when the state is in neither format this version reads
- * (version 1 of package 0.1.0, or version 2 with any set of field names) or is damaged: the
- * trigger never guesses, which could invent events.
+ * (version 1 of package 0.1.0, or version 2 with any set of field names) or is damaged as a whole:
+ * the trigger never guesses, which could invent events. A damaged entry (not a list of the stored
+ * fields, or a value of the wrong type) is dropped and named in `damage`; the others are kept.
  */
-export function readSnapshot(staticData: unknown, credentialId: string | null): ServiceSnapshot | undefined {
+export function readSnapshot(staticData: unknown, credentialId: string | null): StoredSnapshot | undefined {
 	if (typeof staticData !== 'object' || staticData === null || Array.isArray(staticData)) {
 		throw new TriggerStateError(
 			'unwritable',
-			`The trigger's saved state is damaged: it is ${describeValue(staticData)}, not an object`,
-			`Something other than this node wrote the workflow's static data for this trigger (e.g. a workflow changed through the API or in the database), and the trigger cannot replace it. ${START_OVER}`,
+			text`The trigger's saved state is damaged: it is ${describeValue(staticData)}, not an object`,
+			text`Something other than this node wrote the workflow's static data for this trigger (e.g. a workflow changed through the API or in the database), and the trigger cannot replace it. ${START_OVER}`,
 		);
 	}
 	const state = staticData as IDataObject;
@@ -112,19 +136,19 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 	if (typeof version === 'number' && Number.isInteger(version) && version > STATE_VERSION) {
 		throw new TriggerStateError(
 			'future',
-			`The trigger's saved state is from a newer version of this node (state version ${version}; this version reads 1 and 2)`,
-			`A newer version of n8n-nodes-service-platform ran this trigger and saved its remembered list in a format this version cannot read; it is left as it is. Update the package to that version again, or: ${START_OVER}`,
+			text`The trigger's saved state is from a newer version of this node (state version ${foreign(version)}; this version reads 1 and 2)`,
+			text`A newer version of n8n-nodes-service-platform ran this trigger and saved its remembered list in a format this version cannot read; it is left as it is. Update the package to that version again, or: ${START_OVER}`,
 		);
 	}
 	const storedFields = version === 1 ? VERSION_1_FIELDS : version === STATE_VERSION ? state.fields : undefined;
-	if (version !== 1 && version !== STATE_VERSION) throw damaged(`its stateVersion is ${describeValue(version)}`);
-	if (!isFieldList(storedFields)) throw damaged('its list of field names is missing or not a list of distinct texts');
+	if (version !== 1 && version !== STATE_VERSION) throw damaged(text`its stateVersion is ${describeValue(version)}`);
+	if (!isFieldList(storedFields)) throw damaged(own('its list of field names is missing or not a list of distinct texts'));
 	const storedCredential = state.credentialId ?? null;
-	if (storedCredential !== null && typeof storedCredential !== 'string') throw damaged(`its credentialId is ${describeValue(storedCredential)}`);
+	if (storedCredential !== null && typeof storedCredential !== 'string') throw damaged(text`its credentialId is ${describeValue(storedCredential)}`);
 	if (storedCredential !== credentialId) return undefined;
 	const services = state.services;
 	if (typeof services !== 'object' || services === null || Array.isArray(services)) {
-		throw damaged(`its services are ${describeValue(services)}, not an object by id_service`);
+		throw damaged(text`its services are ${describeValue(services)}, not an object by id_service`);
 	}
 	const current = sameFields(storedFields);
 	// Written or checked by this process before, so not read again (bench/trigger.mjs: reading 100,000
@@ -134,54 +158,98 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 	// Counted before anything is read: n8n hands static data out behind a change-tracking proxy, slow per entry.
 	const ids = Object.keys(services);
 	if (ids.length > MAX_STORED_SERVICES) {
-		throw damaged(`it holds ${ids.length.toLocaleString('en-US')} services, more than the ${MAX_STORED_SERVICES.toLocaleString('en-US')} the trigger ever stores`);
+		throw damaged(text`it holds ${thousands(ids.length)} services, more than the ${thousands(MAX_STORED_SERVICES)} the trigger ever stores`);
 	}
 	// For each declared field, where its value sits in a stored entry (-1: not stored, unknown).
 	const positions = current ? undefined : SERVICE_FIELDS.map((field) => storedFields.indexOf(field.key));
+	const width = storedFields.length;
 	const snapshot: ServiceSnapshot = new Map();
+	let dropped: Set<string> | undefined;
+	const named: Text[] = [];
 	for (const id of ids) {
 		const stored = (services as IDataObject)[id];
-		if (!Array.isArray(stored) || stored.length !== storedFields.length) {
-			throw damaged(`the entry of "${clip(id, 60)}" is ${describeValue(stored)}, not a list of ${storedFields.length} values`);
-		}
+		const shaped = Array.isArray(stored) && stored.length === width;
 		// In the current field order the stored list is used as it is (nothing copied per service).
-		const values: unknown[] = positions === undefined ? stored : positions.map((position) => (position < 0 ? undefined : stored[position]));
-		for (let index = 0; index < FIELD_TYPES.length; index++) {
-			const value = values[index];
-			if (value !== undefined && value !== null && typeof value !== FIELD_TYPES[index]) {
-				throw damaged(`the ${FIELD_KEYS[index]} of "${clip(id, 60)}" is ${describeValue(value)}, not ${FIELD_TYPES[index] === 'number' ? 'a number' : 'text'}`);
-			}
+		const values = !shaped ? undefined : positions === undefined ? stored : positions.map((position) => (position < 0 ? undefined : stored[position]));
+		const misfit = values === undefined ? -1 : firstMisfit(values);
+		if (values !== undefined && misfit < 0) {
+			snapshot.set(id, values as StoredValues);
+			continue;
 		}
-		snapshot.set(id, values as StoredValues);
+		// Only this entry is damaged: dropped, named in the warning (the first few), the others kept.
+		(dropped ??= new Set()).add(id);
+		if (named.length >= DROPPED_NAMED) continue;
+		const quoted = foreign(id, ID_MAX);
+		// A declared field's name is the node's own word, but not a literal for own(): put in as foreign.
+		named.push(
+			values === undefined
+				? text`the entry of "${quoted}" is ${describeValue(stored)}, not a list of ${width} values`
+				: text`the ${foreign(FIELD_KEYS[misfit])} of "${quoted}" is ${describeValue(values[misfit])}, not ${FIELD_TYPES[misfit] === 'number' ? own('a number') : own('text')}`,
+		);
 	}
-	knownSnapshots.set(services, snapshot);
-	return snapshot;
+	const read: StoredSnapshot = dropped === undefined ? { snapshot, dropped: NONE_DROPPED } : { snapshot, dropped, damage: droppedWarning(named, dropped.size, ids.length) };
+	knownSnapshots.set(services, read);
+	return read;
 }
 
-function damaged(what: string): TriggerStateError {
+/** The index of the first value of the wrong type for its field (null and undefined fit any), or -1. */
+function firstMisfit(values: readonly unknown[]): number {
+	for (let index = 0; index < FIELD_TYPES.length; index++) {
+		const value = values[index];
+		if (value !== undefined && value !== null && typeof value !== FIELD_TYPES[index]) return index;
+	}
+	return -1;
+}
+
+function droppedWarning(named: readonly Text[], count: number, total: number): StateText {
+	const more = count > named.length ? text`; and ${thousands(count - named.length)} more` : own('');
+	const it = count === 1 ? own('it') : own('them');
+	const outcome = count === total ? text`the trigger dropped ${it}` : text`the trigger dropped ${it} and kept the rest`;
+	return {
+		message: text`The trigger's saved state is damaged: ${thousands(count)} of its ${thousands(total)} entries cannot be read (${join(named, own('; '))}${more}); ${outcome}`,
+		description: own(
+			"The changes of the other services are reported as usual. A dropped entry's service that is still listed is remembered again from this poll with its current values, without an event: a change or removal of it since the last good poll is not reported. " +
+				"Nothing needs doing, unless something other than this node changes the workflow's static data (e.g. through the API or in the database).",
+		),
+	};
+}
+
+function damaged(what: Text): TriggerStateError {
 	return new TriggerStateError(
 		'damaged',
-		`The trigger's saved state is damaged: ${what}`,
-		'The trigger took a new baseline: this poll recorded the current services and reported no events; changes since the last good poll are not reported, and events come from the next poll on. ' +
-			'Nothing needs doing, unless something other than this node changes the workflow\'s static data (e.g. through the API or in the database).',
+		text`The trigger's saved state is damaged: ${what}`,
+		own(
+			'The trigger took a new baseline: this poll recorded the current services and reported no events; changes since the last good poll are not reported, and events come from the next poll on. ' +
+				"Nothing needs doing, unless something other than this node changes the workflow's static data (e.g. through the API or in the database).",
+		),
 	);
 }
 
-function describeValue(value: unknown): string {
-	if (value === null) return 'null';
-	if (value === undefined) return 'missing';
-	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'string') return `the text "${clip(value, 40)}"`;
-	if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
-	return `a ${typeof value}`;
+function describeValue(value: unknown): Text {
+	if (value === null) return own('null');
+	if (value === undefined) return own('missing');
+	if (Array.isArray(value)) return own('a list');
+	if (typeof value === 'string') return text`the text "${foreign(value, VALUE_MAX)}"`;
+	if (typeof value === 'number') return text`number ${foreign(value, VALUE_MAX)}`;
+	if (typeof value === 'boolean') return text`boolean ${foreign(value)}`;
+	return typeof value === 'object' ? own('an object') : own('a value of another kind');
+}
+
+/** A count with thousands separators (1,000,001), put together from its digits: all computed here. */
+function thousands(count: number): Text {
+	if (count < 1000) return text`${count}`;
+	const last = count % 1000;
+	return text`${thousands(Math.floor(count / 1000))},${Math.floor(last / 100)}${Math.floor(last / 10) % 10}${last % 10}`;
 }
 
 /** The trigger remembers every listed service (filters only choose events); past MAX_STORED_SERVICES its state would be refused as damaged. */
 export function checkWatchable(count: number, max = MAX_STORED_SERVICES): void {
 	if (count <= max) return;
 	throw new DescribedError(
-		`The account lists ${count.toLocaleString('en-US')} services, more than the ${max.toLocaleString('en-US')} the trigger can watch`,
-		"The trigger remembers every listed service between polls (filters only choose which events are reported), and a list this long would not fit in the workflow's static data. Use a schedule with the Services node's List operation and filters instead.",
+		text`The account lists ${thousands(count)} services, more than the ${thousands(max)} the trigger can watch`,
+		own(
+			"The trigger remembers every listed service between polls (filters only choose which events are reported), and a list this long would not fit in the workflow's static data. Use a schedule with the Services node's List operation and filters instead.",
+		),
 	);
 }
 
@@ -196,7 +264,7 @@ export function writeSnapshot(staticData: IDataObject, snapshot: ServiceSnapshot
 		if (id === '__proto__') Object.defineProperty(services, id, { value: values, enumerable: true, writable: true, configurable: true });
 		else services[id] = values as Array<ServiceFieldValue | undefined>;
 	}
-	knownSnapshots.set(services, snapshot);
+	knownSnapshots.set(services, { snapshot, dropped: NONE_DROPPED });
 	staticData.services = services;
 }
 

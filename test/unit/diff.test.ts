@@ -2,7 +2,11 @@
  * Unit tests of the Services Trigger's pure change detection (nodes/ServicesTrigger/diff.ts) and its
  * compact state (state.ts). The n8n-core runs of poll() are in trigger.test.ts.
  */
+import fc from 'fast-check';
+
 import { parseServiceFilters } from '../../nodes/shared/filters';
+import type { Text } from '../../nodes/shared/text';
+import { render } from '../../nodes/shared/text';
 import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
 import type { DiffOptions, ServiceEventName } from '../../nodes/ServicesTrigger/diff';
 import {
@@ -385,7 +389,9 @@ describe('state: compact format in static data', () => {
 		expect(stored.fields).toEqual(['name', 'alias', 'status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb']);
 		expect(Object.keys(stored.services)).toEqual(records.map((r) => r.id_service));
 		const read = readSnapshot(stored, 'cred-1');
-		expect(read).toStrictEqual(baseline(records));
+		expect(read?.snapshot).toStrictEqual(baseline(records));
+		expect(read?.dropped.size).toBe(0);
+		expect(read?.damage).toBeUndefined();
 	});
 
 	it('reads back the services object this process wrote or checked without a copy; a reloaded one is checked in full', () => {
@@ -393,17 +399,21 @@ describe('state: compact format in static data', () => {
 		const staticData: Record<string, unknown> = {};
 		const snapshot = baseline(records);
 		writeSnapshot(staticData as never, snapshot, 'cred-1');
-		expect(readSnapshot(staticData as never, 'cred-1')).toBe(snapshot);
+		expect(readSnapshot(staticData as never, 'cred-1')?.snapshot).toBe(snapshot);
 		// As n8n reloads static data from its database: another object, read and checked again.
 		const reloaded = JSON.parse(JSON.stringify(staticData));
-		const read = readSnapshot(reloaded, 'cred-1');
+		const read = readSnapshot(reloaded, 'cred-1')?.snapshot;
 		expect(read).not.toBe(snapshot);
 		expect(read).toStrictEqual(snapshot);
 		// Checked once, that very object is not checked again.
-		expect(readSnapshot(reloaded, 'cred-1')).toBe(read);
+		expect(readSnapshot(reloaded, 'cred-1')?.snapshot).toBe(read);
+		// A damaged entry: dropped, the others read; that very object read again gives the same answer.
 		const damaged = JSON.parse(JSON.stringify(staticData));
 		damaged.services[records[0].id_service] = 'active';
-		expect(() => readSnapshot(damaged, 'cred-1')).toThrow(/the entry of .* is the text "active"/);
+		const salvaged = readSnapshot(damaged, 'cred-1');
+		expect([...(salvaged?.dropped ?? [])]).toEqual([records[0].id_service]);
+		expect(salvaged?.snapshot.size).toBe(4);
+		expect(readSnapshot(damaged, 'cred-1')).toBe(salvaged);
 		// Another credential still means a new baseline, whoever wrote the state.
 		expect(readSnapshot(staticData as never, 'cred-2')).toBeUndefined();
 	});
@@ -412,7 +422,7 @@ describe('state: compact format in static data', () => {
 		const records = [service('__proto__'), service('constructor'), service('toString')];
 		const staticData: Record<string, unknown> = {};
 		writeSnapshot(staticData as never, baseline(records), null);
-		const read = readSnapshot(JSON.parse(JSON.stringify(staticData)), null);
+		const read = readSnapshot(JSON.parse(JSON.stringify(staticData)), null)?.snapshot;
 		expect([...(read?.keys() ?? [])]).toEqual(['__proto__', 'constructor', 'toString']);
 		const result = diffServices(read, [service('constructor', { status: 'suspended' }), service('new')], ALL);
 		expect(result.events.map((e) => [e.event, e.id_service])).toEqual([
@@ -423,26 +433,25 @@ describe('state: compact format in static data', () => {
 		]);
 	});
 
-	it('no state or another credential means a new baseline; another version or a damaged state is an error saying which', () => {
+	it('no state or another credential means a new baseline; another version or a state damaged as a whole is an error saying which', () => {
 		const staticData: Record<string, unknown> = {};
 		expect(readSnapshot(staticData as never, null)).toBeUndefined();
 		writeSnapshot(staticData as never, baseline([service('a')]), 'cred-1');
-		expect(readSnapshot(staticData as never, 'cred-1')?.size).toBe(1);
+		expect(readSnapshot(staticData as never, 'cred-1')?.snapshot.size).toBe(1);
 		expect(readSnapshot(staticData as never, 'cred-2')).toBeUndefined();
 		const kind = (state: unknown) => {
 			try {
-				readSnapshot(state, 'cred-1');
+				return readSnapshot(state, 'cred-1')?.dropped.size ? 'entries dropped' : 'read';
 			} catch (error) {
 				return (error as TriggerStateError).kind;
 			}
-			return 'read';
 		};
 		expect(kind({ ...staticData, stateVersion: 3 })).toBe('future');
 		expect(kind({ ...staticData, fields: undefined })).toBe('damaged');
 		expect(kind({ ...staticData, fields: ['name', 'name'] })).toBe('damaged');
 		expect(kind({ ...staticData, services: [] })).toBe('damaged');
-		expect(kind({ ...staticData, services: { a: ['active'] } })).toBe('damaged');
-		expect(kind({ ...staticData, services: { a: [null, null, 'active', null, null, '2', null, null] } })).toBe('damaged');
+		expect(kind({ ...staticData, services: { a: ['active'] } })).toBe('entries dropped');
+		expect(kind({ ...staticData, services: { a: [null, null, 'active', null, null, '2', null, null] } })).toBe('entries dropped');
 		expect(kind('text')).toBe('unwritable');
 	});
 
@@ -483,7 +492,7 @@ describe('state: compact format in static data', () => {
 				b: ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'b.example.net', 'Alias of b'],
 			},
 		};
-		const read = readSnapshot(JSON.parse(JSON.stringify(v1)), 'cred-1');
+		const read = readSnapshot(JSON.parse(JSON.stringify(v1)), 'cred-1')?.snapshot;
 		expect(read).toStrictEqual(baseline([service('a'), service('b')]));
 		const result = diffServices(read, [service('a', { status: 'suspended', hd: 100 }), service('c')], ALL);
 		expect(result.baseline).toBe(false);
@@ -498,7 +507,7 @@ describe('state: compact format in static data', () => {
 		const staticData: Record<string, unknown> = JSON.parse(JSON.stringify(v1));
 		writeSnapshot(staticData as never, result.snapshot, 'cred-1');
 		expect(staticData.stateVersion).toBe(2);
-		expect(readSnapshot(staticData as never, 'cred-1')?.get('a')).toEqual(storedValuesOf(simplifyServiceRecord(service('a', { status: 'suspended', hd: 100 }))));
+		expect(readSnapshot(staticData as never, 'cred-1')?.snapshot.get('a')).toEqual(storedValuesOf(simplifyServiceRecord(service('a', { status: 'suspended', hd: 100 }))));
 	});
 
 	it('a field the state does not know (stored by an older version) is unknown: never a change, null in a removed service', () => {
@@ -512,7 +521,7 @@ describe('state: compact format in static data', () => {
 		for (const id of Object.keys(olderState.services)) {
 			olderState.services[id] = olderState.services[id].filter((_: unknown, index: number) => keep[index]);
 		}
-		const read = readSnapshot(olderState, 'cred-1');
+		const read = readSnapshot(olderState, 'cred-1')?.snapshot;
 		expect(read).toBeDefined();
 		const result = diffServices(read, [service('a', { hd: 999 }), service('b', { osId: null, osName: 'Other' })], ALL);
 		expect(result.events).toEqual([]);
@@ -526,8 +535,119 @@ describe('state: compact format in static data', () => {
 		const newerState = JSON.parse(JSON.stringify(staticData));
 		newerState.fields.push('bandwidth_gb');
 		for (const id of Object.keys(newerState.services)) newerState.services[id].push(1000);
-		const newer = readSnapshot(newerState, 'cred-1');
+		const newer = readSnapshot(newerState, 'cred-1')?.snapshot;
 		expect(newer).toStrictEqual(baseline([service('a'), service('b', { osId: null, osName: 'Linux' })]));
+	});
+});
+
+describe('state: a damaged entry is dropped, the others kept (issue 24)', () => {
+	const FIELDS = ['name', 'alias', 'status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb'];
+	const shown = (value: Text | undefined) => (value === undefined ? undefined : render(value, (part) => part, Infinity));
+	/** The static data a poll of `records` leaves, as JSON, with `damaged` entries put in after (or instead). */
+	function stateWith(records: ServiceRecord[], damaged: Record<string, unknown>): Record<string, unknown> {
+		const staticData: Record<string, unknown> = {};
+		writeSnapshot(staticData as never, baseline(records), 'cred-1');
+		const state = JSON.parse(JSON.stringify(staticData));
+		Object.assign(state.services, damaged);
+		return state;
+	}
+
+	it('names the entry and what is wrong with it; the other entries are read as they were', () => {
+		const read = readSnapshot(stateWith([service('a'), service('b')], { c: 'active' }), 'cred-1');
+		expect(read?.snapshot).toStrictEqual(baseline([service('a'), service('b')]));
+		expect([...(read?.dropped ?? [])]).toEqual(['c']);
+		expect(shown(read?.damage?.message)).toBe(
+			`The trigger's saved state is damaged: 1 of its 3 entries cannot be read (the entry of "c" is the text "active", not a list of 8 values); the trigger dropped it and kept the rest`,
+		);
+		expect(shown(read?.damage?.description)).toMatch(/^The changes of the other services are reported as usual\. A dropped entry's service that is still listed is remembered again from this poll with its current values, without an event: a change or removal of it since the last good poll is not reported\. Nothing needs doing/);
+	});
+
+	it('many damaged: the first three named, then the count of the others, thousands separated', () => {
+		const damaged = Object.fromEntries(Array.from({ length: 1234 }, (_, i) => [`d${i}`, i % 2 === 0 ? null : [null, null, null, null, null, true, null, null]]));
+		const read = readSnapshot(stateWith([service('a'), service('b')], damaged), 'cred-1');
+		expect(read?.dropped.size).toBe(1234);
+		expect(shown(read?.damage?.message)).toBe(
+			`The trigger's saved state is damaged: 1,234 of its 1,236 entries cannot be read (the entry of "d0" is null, not a list of 8 values; the vcores of "d1" is boolean true, not a number; the entry of "d2" is null, not a list of 8 values; and 1,231 more); the trigger dropped them and kept the rest`,
+		);
+	});
+
+	it('in a state of version 0.1.0 too, the value named by its field', () => {
+		const v1 = { stateVersion: 1, credentialId: 'cred-1', services: { a: ['active', null, null, 2, 4, 80, 'a', 'A'], b: ['active', null, null, '2', 4, 80, 'b', 'B'] } };
+		const read = readSnapshot(v1, 'cred-1');
+		expect([...(read?.snapshot.keys() ?? [])]).toEqual(['a']);
+		expect(shown(read?.damage?.message)).toMatch(/\(the vcores of "b" is the text "2", not a number\)/);
+	});
+
+	it('diffServices: a dropped service listed now is remembered with its values and no event; one no longer listed is no removal', () => {
+		const read = readSnapshot(stateWith([service('a'), service('b')], { c: null, d: null }), 'cred-1');
+		const now = [service('a', { status: 'suspended' }), service('c', { ram: 64 }), service('e')];
+		const result = diffServices(read?.snapshot, now, { ...ALL, dropped: read?.dropped });
+		expect(result.events.map((e) => [e.event, e.id_service])).toEqual([
+			['statusChanged', 'a'],
+			['created', 'e'],
+			['removed', 'b'],
+		]);
+		expect(result.removedCount).toBe(1);
+		expect(result.snapshot).toStrictEqual(baseline(now));
+		// Nothing else changed: still written, so the damaged entries leave the state.
+		const quiet = diffServices(read?.snapshot, [service('a'), service('b')], { ...ALL, dropped: read?.dropped });
+		expect(quiet).toMatchObject({ events: [], changed: true, removedCount: 0 });
+		expect(diffServices(read?.snapshot, [service('a'), service('b')], ALL).changed).toBe(false);
+	});
+
+	it('Fetch test event: a dropped service listed now is no pending "created"', () => {
+		const read = readSnapshot(stateWith([service('a')], { b: 'x' }), 'cred-1');
+		const event = buildTestEvent(read?.snapshot, [service('b'), service('a', { hd: 160 })], { ...ALL, dropped: read?.dropped });
+		expect([event.event, event.id_service, event.previous]).toEqual(['specsChanged', 'a', { hd_gb: 80 }]);
+	});
+
+	it('property: the events are those of the state without the damaged entries, over the listing without their services', () => {
+		const ids = ['a', 'b', 'c', 'd', 'e', 'f', '__proto__', 'constructor'];
+		const fields = fc.record({ status: fc.constantFrom('active', 'suspended'), ram: fc.constantFrom(4, 8), name: fc.constantFrom('x', 'y') });
+		const wrongFor = (index: number) => (FIELDS[index].endsWith('_gb') || FIELDS[index] === 'vcores' ? fc.oneof(fc.string(), fc.boolean(), fc.constant({})) : fc.oneof(fc.integer(), fc.boolean(), fc.constant([])));
+		const damage = fc.oneof(
+			fc.oneof(fc.constant(null), fc.string(), fc.integer(), fc.boolean(), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 })),
+			fc.array(fc.jsonValue(), { maxLength: 12 }).filter((list) => list.length !== FIELDS.length),
+			fc.integer({ min: 0, max: FIELDS.length - 1 }).chain((index) => wrongFor(index).map((wrong) => ({ index, wrong }))),
+		);
+		const entry = fc.record({ before: fc.oneof(fc.constant(undefined), fields, damage.map((value) => ({ damage: value }))), now: fc.option(fields, { nil: undefined }) });
+		fc.assert(
+			fc.property(fc.array(entry, { minLength: ids.length, maxLength: ids.length }), fc.shuffledSubarray(ids, { minLength: ids.length }), (entries, order) => {
+				const valid: ServiceRecord[] = [];
+				const damagedIds = new Set<string>();
+				const services: Array<[string, unknown]> = [];
+				order.forEach((id, i) => {
+					const before = entries[i].before;
+					if (before === undefined) return;
+					if (!('damage' in before)) {
+						valid.push(service(id, before));
+						services.push([id, storedValuesOf(simplifyServiceRecord(service(id, before)))]);
+						return;
+					}
+					damagedIds.add(id);
+					const value = before.damage as { index?: number; wrong?: unknown };
+					if (typeof value === 'object' && value !== null && typeof value.index === 'number' && 'wrong' in value) {
+						const list: unknown[] = [...storedValuesOf(simplifyServiceRecord(service(id)))];
+						list[value.index] = value.wrong;
+						services.push([id, list]);
+					} else {
+						services.push([id, before.damage]);
+					}
+				});
+				// As n8n loads it from its database (an id such as "__proto__" is an own key there).
+				const state = JSON.parse(JSON.stringify({ stateVersion: 2, credentialId: 'cred-1', fields: FIELDS, services: Object.fromEntries(services) }));
+				const now = order.flatMap((id, i) => (entries[i].now === undefined ? [] : [service(id, entries[i].now)]));
+				const read = readSnapshot(state, 'cred-1');
+				expect(new Set(read?.dropped)).toEqual(damagedIds);
+				const result = diffServices(read?.snapshot, now, { ...ALL, dropped: read?.dropped });
+				const clean = diffServices(baseline(valid), now.filter((record) => !damagedIds.has(record.id_service)), ALL);
+				expect(result.events).toEqual(clean.events);
+				expect(result.removedCount).toBe(clean.removedCount);
+				expect(result.changed).toBe(clean.changed || damagedIds.size > 0);
+				expect(result.snapshot).toStrictEqual(baseline(now));
+			}),
+			{ numRuns: 300 },
+		);
 	});
 });
 

@@ -4,10 +4,12 @@
  * real server on 127.0.0.1, polled through n8n-core's PollTriggerExecutor with the static data kept
  * between polls (test/harness/poll.ts).
  *
- * What holds: a damaged state is reset (a new baseline: nothing emitted, a warning in n8n's log
- * saying what was wrong, events again from the next poll); a state from a newer version, or static
- * data that is not an object, fails the poll with an error saying what is wrong and how to start
- * over, leaving the state as it is; never a TypeError, never every service reported as new.
+ * What holds: a damaged entry among valid ones is dropped, named in a warning in n8n's log, and the
+ * real changes of the other services are still reported (issue 24); a state damaged as a whole is
+ * reset (a new baseline: nothing emitted, a warning saying what was wrong, events again from the
+ * next poll); a state from a newer version, or static data that is not an object, fails the poll
+ * with an error saying what is wrong and how to start over, leaving the state as it is; never a
+ * TypeError, never every service reported as new.
  */
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
@@ -83,19 +85,12 @@ async function expectReset(state: unknown, what: RegExp): Promise<void> {
 	expect(warnings).toHaveLength(1);
 }
 
-describe('damaged state (wrong types): reset to a new baseline, said in the log, never a TypeError', () => {
+describe('a state damaged as a whole (wrong types): reset to a new baseline, said in the log, never a TypeError', () => {
 	test.each([
 		['services as text', { ...GOOD_STATE, services: 'srv-1,srv-2' }, /its services are the text "srv-1,srv-2", not an object by id_service/],
 		['services as a number', { ...GOOD_STATE, services: 42 }, /its services are number 42/],
 		['services as a list', { ...GOOD_STATE, services: [['srv-1', ...stored('srv-1')]] }, /its services are a list/],
 		['services null', { ...GOOD_STATE, services: null }, /its services are null/],
-		['an entry as text', { ...GOOD_STATE, services: { ...GOOD_STATE.services, 'srv-2': 'active' } }, /the entry of "srv-2" is the text "active", not a list of 8 values/],
-		['an entry as an object', { ...GOOD_STATE, services: { 'srv-1': { status: 'active' } } }, /the entry of "srv-1" is a object/],
-		['an entry null', { ...GOOD_STATE, services: { 'srv-1': null } }, /the entry of "srv-1" is null/],
-		['an entry too short', { ...GOOD_STATE, services: { 'srv-1': ['active'] } }, /not a list of 8 values/],
-		['vCores as text', { ...GOOD_STATE, services: { 'srv-1': ['a', 'b', 'active', null, null, '2', 4, 80] } }, /the vcores of "srv-1" is the text "2", not a number/],
-		['status as a number', { ...GOOD_STATE, services: { 'srv-1': ['a', 'b', 5, null, null, 2, 4, 80] } }, /the status of "srv-1" is number 5, not text/],
-		['a value that is an object', { ...GOOD_STATE, services: { 'srv-1': ['a', { __proto__: 'x' }, 'active', null, null, 2, 4, 80] } }, /the alias of "srv-1" is a object/],
 		['stateVersion as text', { ...GOOD_STATE, stateVersion: '2' }, /its stateVersion is the text "2"/],
 		['stateVersion null', { ...GOOD_STATE, stateVersion: null }, /its stateVersion is null/],
 		['stateVersion missing', { services: GOOD_STATE.services }, /its stateVersion is missing/],
@@ -115,6 +110,123 @@ describe('damaged state (wrong types): reset to a new baseline, said in the log,
 		expect(held.emitted).toBeNull();
 		const confirmed = await trigger.tick();
 		expect(events(confirmed)).toEqual(A.map((record) => ['removed', record.id_service]));
+	});
+});
+
+const DROPPED_OUTCOME = /\. The changes of the other services are reported as usual\. A dropped entry's service that is still listed is remembered again from this poll with its current values, without an event/;
+
+describe('a damaged entry among valid ones: dropped with a warning naming it, the real changes of the others reported (issue 24)', () => {
+	test('the other services\' real changes are reported, the damaged one is not "created", the next poll is clean', async () => {
+		const warnings = spyOnWarnings();
+		const services = { 'srv-1': stored('srv-1'), 'srv-2': stored('srv-2'), 'srv-3': 'active', 'srv-4': stored('srv-4') };
+		const trigger = poller({ ...GOOD_STATE, services });
+		listing = [
+			serviceRecord({ id: 'srv-1', status: 'suspended' }),
+			serviceRecord({ id: 'srv-2', ram: 8 }),
+			serviceRecord({ id: 'srv-3', status: 'pending' }),
+			serviceRecord({ id: 'srv-5' }),
+		];
+		const first = await trigger.tick();
+		expect(first.error).toBeUndefined();
+		expect(events(first)).toEqual([
+			['statusChanged', 'srv-1'],
+			['specsChanged', 'srv-2'],
+			['created', 'srv-5'],
+			['removed', 'srv-4'],
+		]);
+		expect(first.emitted?.[0].map((item) => item.json.previous)).toEqual([{ status: 'active' }, { ram_gb: 4 }, null, null]);
+		expect(warnings).toEqual([expect.stringMatching(/^Services Trigger "Services Trigger": The trigger's saved state is damaged: 1 of its 4 entries cannot be read \(the entry of "srv-3" is the text "active", not a list of 8 values\); the trigger dropped it and kept the rest\. /)]);
+		expect(warnings[0]).toMatch(DROPPED_OUTCOME);
+		// The damaged entry's service is remembered again with its current values.
+		expect((first.staticData[STATE_KEY] as IDataObject).services).toMatchObject({ 'srv-3': stored('srv-3', 'pending') });
+
+		const second = await trigger.tick();
+		expect(second.error).toBeUndefined();
+		expect(second.emitted).toBeNull();
+		expect(warnings).toHaveLength(1);
+		listing = [listing[0], listing[1], serviceRecord({ id: 'srv-3', status: 'active' }), listing[3]];
+		const third = await trigger.tick();
+		expect(events(third)).toEqual([['statusChanged', 'srv-3']]);
+		expect(third.emitted?.[0][0].json.previous).toEqual({ status: 'pending' });
+		expect(warnings).toHaveLength(1);
+	});
+
+	test.each([
+		['as text', 'active', /the entry of "srv-2" is the text "active", not a list of 8 values/],
+		['as an object', { status: 'active' }, /the entry of "srv-2" is an object, not a list of 8 values/],
+		['null', null, /the entry of "srv-2" is null, not a list of 8 values/],
+		['too short', ['active'], /the entry of "srv-2" is a list, not a list of 8 values/],
+		['vCores as text', ['a', 'b', 'active', null, null, '2', 4, 80], /the vcores of "srv-2" is the text "2", not a number/],
+		['status as a number', ['a', 'b', 5, null, null, 2, 4, 80], /the status of "srv-2" is number 5, not text/],
+		['RAM as a boolean', ['a', 'b', 'active', null, null, 2, true, 80], /the ram_gb of "srv-2" is boolean true, not a number/],
+		['a value that is an object', ['a', { __proto__: 'x' }, 'active', null, null, 2, 4, 80], /the alias of "srv-2" is an object, not text/],
+	])('an entry %s: dropped, no event for its service, its next change reported', async (_name, entry, what) => {
+		const warnings = spyOnWarnings();
+		const trigger = poller({ ...GOOD_STATE, services: { ...GOOD_STATE.services, 'srv-2': entry } });
+		const first = await trigger.tick();
+		expect({ error: first.error, emitted: first.emitted }).toEqual({ error: undefined, emitted: null });
+		expect(first.staticData[STATE_KEY]).toEqual(GOOD_STATE);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(/The trigger's saved state is damaged: 1 of its 3 entries cannot be read \(/);
+		expect(warnings[0]).toMatch(what);
+		listing = [A[0], serviceRecord({ id: 'srv-2', status: 'suspended' }), A[2]];
+		expect(events(await trigger.tick())).toEqual([['statusChanged', 'srv-2']]);
+		expect(warnings).toHaveLength(1);
+	});
+
+	test('many damaged: the first three named and the count; dropped entries count for no mass removal', async () => {
+		const warnings = spyOnWarnings();
+		const damaged = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`x-${i + 1}`, null]));
+		const services = { 'srv-1': stored('srv-1'), 'srv-2': stored('srv-2'), ...damaged };
+		// One of the two readable services removed: not a mass removal, whatever the five dropped ones.
+		listing = [A[0]];
+		const first = await trigger(services).tick();
+		expect(events(first)).toEqual([['removed', 'srv-2']]);
+		expect(warnings[0]).toMatch(
+			/damaged: 5 of its 7 entries cannot be read \(the entry of "x-1" is null, not a list of 8 values; the entry of "x-2" is null, not a list of 8 values; the entry of "x-3" is null, not a list of 8 values; and 2 more\); the trigger dropped them and kept the rest\. /,
+		);
+		expect(Object.keys((first.staticData[STATE_KEY] as IDataObject).services as object)).toEqual(['srv-1']);
+		// Both readable services gone: a mass removal, held for confirmation, however many were dropped.
+		listing = [];
+		const gone = trigger(services);
+		expect((await gone.tick()).emitted).toBeNull();
+		expect(events(await gone.tick())).toEqual([
+			['removed', 'srv-1'],
+			['removed', 'srv-2'],
+		]);
+
+		function trigger(entries: IDataObject) {
+			return poller({ ...GOOD_STATE, services: entries });
+		}
+	});
+
+	test('every entry damaged: each listed service is remembered again without an event, events from the next poll', async () => {
+		const warnings = spyOnWarnings();
+		const trigger = poller({ ...GOOD_STATE, services: { 'srv-1': 1, 'srv-2': 2, 'srv-3': 3 } });
+		const first = await trigger.tick();
+		expect({ error: first.error, emitted: first.emitted }).toEqual({ error: undefined, emitted: null });
+		expect(warnings[0]).toMatch(/damaged: 3 of its 3 entries cannot be read \(the entry of "srv-1" is number 1, .*\); the trigger dropped them\. /);
+		expect(first.staticData[STATE_KEY]).toEqual(GOOD_STATE);
+		listing = [A[0], A[1], serviceRecord({ id: 'srv-4' })];
+		expect(events(await trigger.tick())).toEqual([
+			['created', 'srv-4'],
+			['removed', 'srv-3'],
+		]);
+	});
+
+	test('the warning goes through the text boundary: the API key redacted from the node name and the id, a long id bounded', async () => {
+		const warnings = spyOnWarnings();
+		const name = `Watch ${KEY}`;
+		const longId = `srv-${'9'.repeat(5000)}`;
+		const services = { ...GOOD_STATE.services, [`srv-${KEY}`]: 'x', [longId]: ['a', 'b', 'active', null, null, 2, 4, { big: 'x'.repeat(5000) }] };
+		const node = servicesTriggerNode({}, { id: `trigger-state-${++nodeCount}`, name });
+		const trigger = new ActivePoller(node, { apiKey: KEY, baseUrl: api.origin }, { [`node:${name}`]: { ...GOOD_STATE, services } } as IDataObject);
+		const tick = await trigger.tick();
+		expect({ error: tick.error, emitted: tick.emitted }).toEqual({ error: undefined, emitted: null });
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).not.toContain(KEY.slice(0, 8));
+		expect(warnings[0]).toMatch(/^Services Trigger "Watch \[redacted\]": .* 2 of its 5 entries cannot be read \(the entry of "srv-\[redacted\]" is the text "x", not a list of 8 values; the hd_gb of "srv-9{50,56}…" is an object, not a number\); /);
+		expect(warnings[0].length).toBeLessThan(1000);
 	});
 });
 
