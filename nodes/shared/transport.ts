@@ -79,7 +79,7 @@ export async function openApiSession(
 	const redact = makeRedactor(credentials.apiKey);
 	try {
 		resolveApiKey(credentials.apiKey);
-		const baseUrl = resolveApiBaseUrl(credentials.baseUrl, redact);
+		const baseUrl = resolveApiBaseUrl(credentials.baseUrl);
 		return new HttpSession(this, { node, itemIndex, redact, baseUrl, limits });
 	} catch (error) {
 		throw toNodeError(node, error, { itemIndex, redact });
