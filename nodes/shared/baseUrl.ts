@@ -156,7 +156,7 @@ export class ApiKeyError extends DescribedError {}
 
 function badPort(port: string): BaseUrlError {
 	return new BaseUrlError(
-		text`The credential's Base URL has port ${foreign(port, 8)}, which does not exist`,
+		text`The credential's Base URL has port ${foreign(port, 7)}, which does not exist`,
 		own('A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com'),
 	);
 }
