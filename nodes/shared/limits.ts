@@ -33,8 +33,8 @@ export interface SessionUse {
 /** Where the node code runs: an execution, a trigger poll, or a loadOptions/listSearch call. */
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
-// transport.ts offers it with the rest of the limits.
-export { requirePositiveNumber } from './parameters';
+// Where they were before parameters.ts: transport.ts offers requirePositiveNumber with the limits.
+export { ParameterError, requirePositiveNumber } from './parameters';
 
 /** Timers cannot wait longer than 2^31-1 ms (24.8 days); a day is far beyond any listing. */
 const MAX_TIMEOUT_MS = 86_400_000;
