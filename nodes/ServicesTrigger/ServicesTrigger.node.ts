@@ -11,8 +11,9 @@ import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from
 import { parseServiceFilters } from '../shared/filters';
 import { fetchServiceRecords } from '../shared/listing';
 import { toNodeError } from '../shared/errors';
+import { parameterReader, readSimplify, readSwitch } from '../shared/parameters';
 import type { Redact } from '../shared/redact';
-import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, render, text } from '../shared/text';
+import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../shared/text';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
 import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
 import { checkWatchable, holdForConfirmation, MAX_STORED_SERVICES, readSnapshot, TriggerStateError, writeSnapshot } from './state';
@@ -88,6 +89,7 @@ export class ServicesTrigger implements INodeType {
 				displayName: 'Confirm Mass Removals',
 				name: 'confirmMassRemoval',
 				type: 'boolean',
+				validateType: 'boolean',
 				default: true,
 				description:
 					'Whether to wait for the next poll to confirm that every service, or more than half of them, disappeared at once before reporting them removed. A platform that briefly lists no services would otherwise report every service removed, then created again.',
@@ -114,9 +116,12 @@ export class ServicesTrigger implements INodeType {
 			}
 		};
 
-		const events = asNodeError(() => parseEvents(this.getNodeParameter('events', [])));
-		const filters = parseServiceFilters(this.getNodeParameter('filters', {}));
-		const simplify = this.getNodeParameter('simplify', true) as boolean;
+		// Every value an expression may give has one meaning or is a parameter error (docs/parameters.md).
+		const read = parameterReader(this, 0);
+		const events = asNodeError(() => parseEvents(read('events', [])));
+		const filters = asNodeError(() => parseServiceFilters(read('filters', {})));
+		const simplify = asNodeError(() => readSimplify(read));
+		const confirmMassRemoval = asNodeError(() => readSwitch(read, 'confirmMassRemoval', own('Confirm Mass Removals'), true));
 		// Timeout, Max Response Size and retries; the timeout stays within n8n's poll budget.
 		const limits = asNodeError(() => readRequestLimits.call(this, 0));
 
@@ -141,7 +146,7 @@ export class ServicesTrigger implements INodeType {
 		// Entries dropped as damaged count neither as stored nor as removed.
 		const suspected =
 			previous !== undefined &&
-			(this.getNodeParameter('confirmMassRemoval', true) as boolean) &&
+			confirmMassRemoval &&
 			isMassRemoval(previous.size, result.removedCount);
 		if (holdForConfirmation(staticData, `${this.getWorkflow().id}:${node.id}`, suspected)) return null;
 		if (result.changed) writeSnapshot(staticData, result.snapshot, credentialId);

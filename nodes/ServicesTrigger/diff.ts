@@ -5,12 +5,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DescribedError } from '../shared/errors';
+import { wrongValue } from '../shared/parameters';
 import type { ServiceFilters } from '../shared/filters';
 import { matchesServiceFilters } from '../shared/filters';
 import type { ChangeFieldKey, SimplifiedService } from '../shared/serviceFields';
 import { SERVICE_FIELDS } from '../shared/serviceFields';
 import type { ServiceRecord } from '../shared/serviceRecord';
 import { nestServiceRecord, simplifyServiceRecord } from '../shared/serviceRecord';
+import { foreign, join, own, text } from '../shared/text';
 import type { ServiceSnapshot, StoredValues } from './state';
 import { simplifiedFromStored, storedValuesOf } from './state';
 
@@ -198,8 +200,10 @@ export function buildTestEvent(
 ): DetectedEvent {
 	if (records.length === 0) {
 		throw new TriggerInputError(
-			'There are no services in the account to build a test event from',
-			'The platform listed no services for this credential. Create a service on the platform (or use a credential of an account that has services) and fetch a test event again. An active workflow will still report services created later.',
+			own('There are no services in the account to build a test event from'),
+			own(
+				'The platform listed no services for this credential. Create a service on the platform (or use a credential of an account that has services) and fetch a test event again. An active workflow will still report services created later.',
+			),
 		);
 	}
 	if (previous !== undefined) {
@@ -210,8 +214,8 @@ export function buildTestEvent(
 	const chosen = simplified.findIndex((candidate) => matchesServiceFilters(candidate, options.filters));
 	if (chosen < 0) {
 		throw new TriggerInputError(
-			`None of the ${records.length} listed service(s) matches the Filters, so there is nothing to build a test event from`,
-			'Loosen the Filters (Status, Search) or fetch a test event again once a matching service exists.',
+			text`None of the ${records.length} listed service(s) matches the Filters, so there is nothing to build a test event from`,
+			own('Loosen the Filters (Status, Search) or fetch a test event again once a matching service exists.'),
 		);
 	}
 	const event = SERVICE_EVENT_NAMES.find((name) => options.events.includes(name)) ?? 'created';
@@ -252,22 +256,35 @@ export function formatEvent(event: DetectedEvent, { simplify, detectedAt }: { si
 	};
 }
 
-/** Reads the `events` parameter; at least one known event, in a fixed order. */
+/**
+ * Reads the `events` parameter (Trigger On): a list of event names, or from an expression also one
+ * text of names separated by commas; at least one known event, returned in a fixed order. Anything
+ * else (null, a number, an object, a list holding anything but text) is a parameter error naming it.
+ */
 export function parseEvents(raw: unknown): ServiceEventName[] {
-	const values = Array.isArray(raw) ? raw : typeof raw === 'string' && raw.trim() !== '' ? raw.split(',') : [];
-	const names = values.map((value) => String(value).trim()).filter((value) => value !== '');
+	const fix = own(
+		'Choose one or more events in "Trigger On". An expression may give a list of them or one text, comma-separated (e.g. "created, removed"); the events are created, statusChanged, specsChanged and removed.',
+	);
+	const values = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
+	if (values === undefined || values.some((value) => typeof value !== 'string')) {
+		throw wrongValue(own('Trigger On'), own('a list of events'), raw, fix);
+	}
+	const names = (values as string[]).map((value) => value.trim()).filter((value) => value !== '');
 	const unknown = names.filter((name) => !(SERVICE_EVENT_NAMES as readonly string[]).includes(name));
 	if (unknown.length > 0) {
 		throw new TriggerInputError(
-			`Unknown event(s): ${unknown.map((name) => `"${name.slice(0, 40)}"`).join(', ')}`,
-			`Choose events from: ${SERVICE_EVENT_NAMES.join(', ')}.`,
+			text`Unknown event(s) in "Trigger On": ${join(
+				unknown.map((name) => text`"${foreign(name, 40)}"`),
+				own(', '),
+			)}`,
+			own('Choose events from: created, statusChanged, specsChanged, removed (as written here, upper and lower case included).'),
 		);
 	}
 	const chosen = SERVICE_EVENT_NAMES.filter((name) => names.includes(name));
 	if (chosen.length === 0) {
 		throw new TriggerInputError(
-			'Choose at least one event to trigger on',
-			'Select one or more of Service Created, Status Changed, Specs Changed and Service Removed in "Trigger On".',
+			own('Choose at least one event to trigger on'),
+			own('Select one or more of Service Created, Status Changed, Specs Changed and Service Removed in "Trigger On".'),
 		);
 	}
 	return chosen;

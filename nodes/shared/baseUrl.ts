@@ -1,4 +1,5 @@
 import { DescribedError } from './errors';
+import { kindOf } from './parameters';
 import { MIN_KEY_LENGTH } from './redact';
 import { foreign, own, text } from './text';
 
@@ -19,18 +20,26 @@ export function isLoopbackHostname(hostname: string): boolean {
  * Turns what a user pasted into the credential into the base address the API paths hang from:
  * `https://api.example.com/`, `https://api.example.com/v2026` and `https://api.example.com` all give
  * `https://api.example.com`. Refuses anything that would send the key in clear text or is not an
- * absolute http(s) URL, before any request is made.
+ * absolute http(s) URL, before any request is made; a value that is not text (an expression giving a
+ * number or an object) is named by its kind only. A quoted address is foreign text, redacted where
+ * the error is rendered.
  */
 export function resolveApiBaseUrl(raw: unknown): string {
-	const value = typeof raw === 'string' ? raw.trim() : '';
-	if (value === '') {
+	if (typeof raw !== 'string' && raw !== undefined && raw !== null) {
+		throw new BaseUrlError(
+			text`The credential's Base URL must be text, not ${kindOf(raw)}`,
+			own('Enter the base address your platform gives in the credential, e.g. https://api.example.com. If the field holds an expression, make it give the address as text.'),
+		);
+	}
+	const address = typeof raw === 'string' ? raw.trim() : '';
+	if (address === '') {
 		throw new BaseUrlError(
 			own('The credential has no Base URL'),
 			own('Open the Service Platform API credential and enter the base address your platform gives, e.g. https://api.example.com'),
 		);
 	}
-	const url = URL.canParse(value) ? new URL(value) : undefined;
-	if (!url) throw notAUrl(value);
+	const url = URL.canParse(address) ? new URL(address) : undefined;
+	if (!url) throw notAUrl(address);
 	if (url.port === '0') throw badPort('0');
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		throw new BaseUrlError(
@@ -38,10 +47,13 @@ export function resolveApiBaseUrl(raw: unknown): string {
 			own('Enter an https:// address, e.g. https://api.example.com'),
 		);
 	}
+	const base = `${url.origin}${trimPath(url.pathname)}`;
 	if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
 		throw new BaseUrlError(
-			text`Refusing to send the API key over plain http to ${foreign(url.host, 100)}`,
-			text`The API key would travel unencrypted. Change the credential's Base URL to ${foreign(`https://${url.host}${trimPath(url.pathname)}`)} (plain http is only allowed for localhost, 127.x.x.x and [::1]).`,
+			text`Refusing to send the API key over plain http to ${foreign(url.host, 120)}`,
+			text`The API key would travel unencrypted. Change the credential's Base URL to https://${foreign(
+				`${url.host}${trimPath(url.pathname)}`,
+			)} (plain http is only allowed for localhost, 127.x.x.x and [::1]).`,
 		);
 	}
 	if (url.username !== '' || url.password !== '') {
@@ -53,10 +65,10 @@ export function resolveApiBaseUrl(raw: unknown): string {
 	if (url.search !== '' || url.hash !== '') {
 		throw new BaseUrlError(
 			own("The credential's Base URL contains a query string or fragment"),
-			text`Use only the base address, e.g. ${foreign(`${url.origin}${trimPath(url.pathname)}`)}`,
+			text`Use only the base address, e.g. ${foreign(base)}`,
 		);
 	}
-	return `${url.origin}${trimPath(url.pathname)}`;
+	return base;
 }
 
 /** Drops trailing slashes and a pasted version suffix such as `/v2026` or `/v2026/services`. */
@@ -71,17 +83,19 @@ function trimPath(pathname: string): string {
  * Why a text is not a URL, without echoing it whole: it may be the API key pasted into the wrong
  * field. Only a text that looks like an address (has a dot or a slash and no long random run) is quoted.
  */
-function notAUrl(value: string): BaseUrlError {
-	const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(value)?.[1];
+function notAUrl(address: string): BaseUrlError {
+	const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(address)?.[1];
 	if (port !== undefined && Number(port) > 65535) return badPort(port);
-	if (!/[./:]/.test(value) || /[^\s./:]{24,}/.test(value)) {
+	if (!/[./:]/.test(address) || /[^\s./:]{24,}/.test(address)) {
 		return new BaseUrlError(
-			text`The credential's Base URL is not a URL (${value.length} characters without an address in them)`,
-			own('It looks like something else was pasted there, perhaps the API key: check that API Key and Base URL are not swapped. Enter the full address including https://, e.g. https://api.example.com'),
+			text`The credential's Base URL is not a URL (${address.length} characters without an address in them)`,
+			own(
+				'It looks like something else was pasted there, perhaps the API key: check that API Key and Base URL are not swapped. Enter the full address including https://, e.g. https://api.example.com',
+			),
 		);
 	}
 	return new BaseUrlError(
-		text`The credential's Base URL "${foreign(value, 60)}" is not an absolute URL`,
+		text`The credential's Base URL "${foreign(address, 120)}" is not an absolute URL`,
 		own('Enter the full address including https://, e.g. https://api.example.com'),
 	);
 }
@@ -95,32 +109,44 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/|^www\./i;
  * error never quotes the key.
  */
 export function resolveApiKey(raw: unknown): string {
+	if (typeof raw !== 'string' && raw !== undefined && raw !== null) {
+		// Never a number: a long one has lost digits already (JavaScript keeps 15 to 17).
+		throw new ApiKeyError(
+			text`The credential's API Key must be text, not ${kindOf(raw)}`,
+			own('Paste the API key from the account panel of the platform into the credential. If the field holds an expression, make it give the key as text.'),
+		);
+	}
 	const key = typeof raw === 'string' ? raw.trim() : '';
 	if (key === '') {
 		throw new ApiKeyError(
-			'The credential has no API Key',
-			'Open the Service Platform API credential and paste the API key generated in the account panel of the platform.',
+			own('The credential has no API Key'),
+			own('Open the Service Platform API credential and paste the API key generated in the account panel of the platform.'),
 		);
 	}
 	if (URL_LIKE.test(key)) {
 		throw new ApiKeyError(
-			"The credential's API Key holds a web address, not a key",
-			'API Key and Base URL seem swapped: put the address in Base URL (e.g. https://api.example.com) and the key from the account panel in API Key.',
+			own("The credential's API Key holds a web address, not a key"),
+			own('API Key and Base URL seem swapped: put the address in Base URL (e.g. https://api.example.com) and the key from the account panel in API Key.'),
 		);
 	}
 	const bad = [...key].findIndex((char) => char < ' ' || char > '~');
 	if (bad !== -1) {
-		const code = key.codePointAt(bad)!.toString(16).toUpperCase().padStart(4, '0');
+		// One character, named by its code: never the key itself.
+		const code = `U+${key.codePointAt(bad)!.toString(16).toUpperCase().padStart(4, '0')}`;
 		throw new ApiKeyError(
-			`The credential's API Key contains a character a request header cannot carry (U+${code} at position ${bad + 1})`,
-			'API keys are plain letters, digits and punctuation. Copy the key again from the account panel of the platform and paste it without line breaks, quotes or other characters around it.',
+			text`The credential's API Key contains a character a request header cannot carry (${foreign(code)} at position ${bad + 1})`,
+			own(
+				'API keys are plain letters, digits and punctuation. Copy the key again from the account panel of the platform and paste it without line breaks, quotes or other characters around it.',
+			),
 		);
 	}
 	// A part of a key (a paste cut short) or a placeholder; also what lets redaction leave short texts alone.
 	if (key.length < MIN_KEY_LENGTH) {
 		throw new ApiKeyError(
-			`The credential's API Key is too short to be an API key (${key.length} character${key.length === 1 ? '' : 's'}; at least ${MIN_KEY_LENGTH} needed)`,
-			'Platform API keys are long random texts. Copy the whole key again from the account panel of the platform: part of it may be missing.',
+			text`The credential's API Key is too short to be an API key (${key.length} ${
+				key.length === 1 ? own('character') : own('characters')
+			}; at least ${MIN_KEY_LENGTH} needed)`,
+			own('Platform API keys are long random texts. Copy the whole key again from the account panel of the platform: part of it may be missing.'),
 		);
 	}
 	return key;
@@ -130,7 +156,7 @@ export class ApiKeyError extends DescribedError {}
 
 function badPort(port: string): BaseUrlError {
 	return new BaseUrlError(
-		text`The credential's Base URL has port ${foreign(port, 6)}, which does not exist`,
+		text`The credential's Base URL has port ${foreign(port, 7)}, which does not exist`,
 		own('A port is a number from 1 to 65535, and most APIs need none. Remove the ":port" part or correct it, e.g. https://api.example.com'),
 	);
 }

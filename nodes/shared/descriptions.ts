@@ -34,6 +34,8 @@ export const simplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
 	type: 'boolean',
+	// n8n reads "true"/"false" and 1/0 from an expression as the switch (parameters.ts).
+	validateType: 'boolean',
 	default: true,
 	description:
 		'Whether to return one flat object per service (ID, name, alias, status, OS, vCores, RAM, disk) instead of the record exactly as the API sent it',
@@ -70,6 +72,7 @@ export const requestOptionsProperty: INodeProperties = {
 			displayName: 'Retry on Rate Limit',
 			name: 'retryOnRateLimit',
 			type: 'boolean',
+			validateType: 'boolean',
 			default: true,
 			description:
 				'Whether to retry automatically when the platform answers 429 (rate limit), 502, 503 or 504: up to 3 times a page and 10 times a listing, waiting as the platform asks (Retry-After) or 0.5 to 4 s, never past the Timeout',

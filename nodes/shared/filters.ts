@@ -1,4 +1,7 @@
+import { option, requireCollection, requireText, wrongValue } from './parameters';
 import type { SimplifiedService } from './serviceFields';
+import type { Text } from './text';
+import { own } from './text';
 
 /** What the user typed in the "Filters" collection, normalised for matching. */
 export interface ServiceFilters {
@@ -9,16 +12,34 @@ export interface ServiceFilters {
 }
 
 /**
- * Reads the raw `filters` parameter. `status` is a comma-separated list in the UI, but an
- * expression may also hand over an array.
+ * Reads the `filters` parameter (docs/parameters.md). Status: statuses separated by commas, or a list
+ * of them (an expression may give one); a number is its text. Search: text; a number is its text
+ * (10014 searches "10014"). "" (and an empty list) is no filter; null, undefined, a boolean, an object
+ * or a list holding anything but text and numbers is a ParameterError.
  */
 export function parseServiceFilters(raw: unknown): ServiceFilters {
-	const filters = (typeof raw === 'object' && raw !== null ? raw : {}) as { status?: unknown; search?: unknown };
-	const statusList = Array.isArray(filters.status) ? filters.status : String(filters.status ?? '').split(',');
+	const filters = requireCollection(raw, own('Filters'));
+	const status = option(filters, 'status', '');
+	const statusFix = own('Enter statuses separated by commas in "Status" (e.g. active, suspended), or leave it empty for any status. An expression may give text, a number, or a list of them.');
+	const statusList = Array.isArray(status)
+		? status.map((entry) => requireStatus(entry, status, statusFix))
+		: requireText(status, own('Status'), statusFix, own('text or a list of texts')).split(',');
+	const search = requireText(
+		option(filters, 'search', ''),
+		own('Search'),
+		own('Enter the text to search for in "Search", or leave it empty for no search. An expression may give text or a number (10014 searches "10014").'),
+	);
 	return {
-		statuses: statusList.map((status) => String(status).trim().toLowerCase()).filter((status) => status !== ''),
-		search: typeof filters.search === 'string' ? filters.search.trim().toLowerCase() : '',
+		statuses: statusList.map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== ''),
+		search: search.trim().toLowerCase(),
 	};
+}
+
+/** One status of a list: text or a number; anything else fails naming the whole list. */
+function requireStatus(entry: unknown, list: unknown[], fix: Text): string {
+	if (typeof entry === 'string') return entry;
+	if (typeof entry === 'number' && Number.isFinite(entry)) return String(entry);
+	throw wrongValue(own('Status'), own('text or a list of texts'), list, fix);
 }
 
 export function hasServiceFilters(filters: ServiceFilters): boolean {

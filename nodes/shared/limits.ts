@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { DescribedError } from './errors';
+import { option, parameterReader, requireCollection, requirePositiveNumber, requireSwitch } from './parameters';
+import { own } from './text';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** 100,000 services are about 25 MB of JSON; 64 MB leaves room and stays far below what hurts n8n. */
@@ -32,39 +33,8 @@ export interface SessionUse {
 /** Where the node code runs: an execution, a trigger poll, or a loadOptions/listSearch call. */
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
-/** A parameter value the user must change: becomes a NodeOperationError with the item index. */
-export class ParameterError extends DescribedError {}
-
-/**
- * A positive number from a parameter that may come from an expression: numbers and numeric text are
- * accepted; zero, negative, non-numeric and (with `integer`) fractional values are errors saying what
- * to enter. Reusable for any numeric parameter (e.g. Limit).
- */
-export function requirePositiveNumber(
-	value: unknown,
-	{ name, example, integer = false, max }: { name: string; example: string; integer?: boolean; max?: { value: number; unit: string } },
-): number {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-	const kind = integer ? 'a whole number of 1 or more' : 'a number greater than 0';
-	if (!Number.isFinite(number) || number <= 0 || (integer && !Number.isInteger(number))) {
-		const shown =
-			typeof value === 'string'
-				? `"${value.slice(0, 40)}"`
-				: typeof value === 'number'
-					? String(value)
-					: value === null || value === undefined
-						? 'empty'
-						: `a ${Array.isArray(value) ? 'list' : typeof value}`;
-		throw new ParameterError(`"${name}" must be ${kind}, not ${shown}`, `Enter ${kind} in "${name}", e.g. ${example}. If it comes from an expression, check what the expression gives.`);
-	}
-	if (max !== undefined && number > max.value) {
-		throw new ParameterError(
-			`"${name}" must be at most ${max.value.toLocaleString('en-US')} ${max.unit}, not ${number}`,
-			`Enter a value up to ${max.value.toLocaleString('en-US')} ${max.unit} in "${name}", e.g. ${example}.`,
-		);
-	}
-	return number;
-}
+// Where they were before parameters.ts: transport.ts offers requirePositiveNumber with the limits.
+export { ParameterError, requirePositiveNumber } from './parameters';
 
 /** Timers cannot wait longer than 2^31-1 ms (24.8 days); a day is far beyond any listing. */
 const MAX_TIMEOUT_MS = 86_400_000;
@@ -83,29 +53,26 @@ export function pollTimeoutMs(timeoutMs: number, budgetMs: number | undefined): 
  * timeout also stays inside n8n's poll budget. A loadOptions/listSearch call uses the defaults.
  */
 export function readRequestLimits(this: ApiContext, itemIndex: number): RequestLimits {
-	let options: IDataObject = {};
-	let budgetMs: number | undefined;
-	if ('getInputData' in this) {
-		options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	} else if ('getActivationMode' in this) {
-		// A poll. n8n 1.x has no poll budget (getPollBudgetMs came with 2.x).
-		options = this.getNodeParameter('options', {}) as IDataObject;
-		budgetMs = 'getPollBudgetMs' in this && typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
-	}
-	const timeoutMs = requirePositiveNumber(options.timeout ?? DEFAULT_TIMEOUT_MS, {
-		name: 'Timeout',
-		example: '30000 (milliseconds: 30 seconds)',
-		max: { value: MAX_TIMEOUT_MS, unit: 'milliseconds (one day)' },
+	// A loadOptions/listSearch call has no Options of its own: the defaults.
+	if (!('getInputData' in this) && !('getActivationMode' in this)) return DEFAULT_LIMITS;
+	const read = parameterReader(this, itemIndex);
+	// A poll's budget: n8n 1.x has none (getPollBudgetMs came with 2.x).
+	const budgetMs = 'getPollBudgetMs' in this && typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
+	const options = requireCollection(read('options', {}, { skipValidation: true }), own('Options'));
+	const timeoutMs = requirePositiveNumber(option(options, 'timeout', DEFAULT_TIMEOUT_MS), {
+		label: own('Timeout'),
+		example: own('30000 (milliseconds: 30 seconds)'),
+		max: { value: MAX_TIMEOUT_MS, text: own('86,400,000 milliseconds (one day)') },
 	});
-	const maxResponseMb = requirePositiveNumber(options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_MB, {
-		name: 'Max Response Size',
-		example: `${DEFAULT_MAX_RESPONSE_MB} (MB)`,
-		max: { value: MAX_RESPONSE_MB, unit: 'MB' },
+	const maxResponseMb = requirePositiveNumber(option(options, 'maxResponseSize', DEFAULT_MAX_RESPONSE_MB), {
+		label: own('Max Response Size'),
+		example: own('64 (MB)'),
+		max: { value: MAX_RESPONSE_MB, text: own('1,024 MB') },
 	});
-	const retry = options.retryOnRateLimit ?? true;
-	if (typeof retry !== 'boolean') {
-		throw new ParameterError('"Retry on Rate Limit" must be true or false', 'Switch "Retry on Rate Limit" on or off, or make its expression give true or false.');
-	}
+	// Retry on Rate Limit is a switch n8n validates (validateType): its value after that validation.
+	const retry = requireSwitch(option(options, 'retryOnRateLimit', true), own('Retry on Rate Limit'), () =>
+		option(requireCollection(read('options', {}), own('Options')), 'retryOnRateLimit', true),
+	);
 	const userTimeoutMs = Math.ceil(timeoutMs);
 	const effectiveTimeoutMs = pollTimeoutMs(userTimeoutMs, budgetMs);
 	return {

@@ -184,7 +184,7 @@ describe('Get with ids holding / ? # %, unicode or 10,000 characters', () => {
 	test('10,000 characters not listed: the error quotes at most 80 of them', async () => {
 		const api = await serve(records);
 		const result = await run(api, { operation: 'get', serviceId: { __rl: true, mode: 'id', value: `y${LONG}` } });
-		expect(result.error?.message).toBe(`No service with id_service "${`y${LONG}`.slice(0, 77)}..."`);
+		expect(result.error?.message).toBe(`No service with id_service "${`y${LONG}`.slice(0, 79)}…"`);
 		expect(result.serialized.length).toBeLessThan(60_000);
 	});
 

@@ -1,4 +1,12 @@
-import { BaseUrlError, isLoopbackHostname, resolveApiBaseUrl } from '../../nodes/shared/baseUrl';
+import { ApiKeyError, BaseUrlError, isLoopbackHostname, resolveApiBaseUrl, resolveApiKey } from '../../nodes/shared/baseUrl';
+import type { Text } from '../../nodes/shared/text';
+import { render } from '../../nodes/shared/text';
+
+/** The error's message and description as a user reads them (foreign parts filled in). */
+function rendered(error: unknown) {
+	const { message, description } = (error as BaseUrlError).text;
+	return { message: render(message as Text, (t) => t, Infinity), description: render(description as Text, (t) => t, Infinity) };
+}
 
 describe('resolveApiBaseUrl', () => {
 	test.each([
@@ -21,6 +29,10 @@ describe('resolveApiBaseUrl', () => {
 	test.each([
 		['', /has no Base URL/, /enter the base address/],
 		[undefined, /has no Base URL/, /enter the base address/],
+		[null, /has no Base URL/, /enter the base address/],
+		[443, /^The credential's Base URL must be text, not a number$/, /make it give the address as text/],
+		[{ url: 'https://api.example.com' }, /must be text, not an object$/, /make it give the address as text/],
+		[['https://api.example.com'], /must be text, not a list$/, /make it give the address as text/],
 		['api.example.com', /is not an absolute URL/, /including https:\/\//],
 		['ftp://api.example.com', /uses "ftp:", not https/, /https:\/\//],
 		['http://api.example.com', /Refusing to send the API key over plain http to api\.example\.com/, /https:\/\/api\.example\.com/],
@@ -36,14 +48,37 @@ describe('resolveApiBaseUrl', () => {
 			caught = error;
 		}
 		expect(caught).toBeInstanceOf(BaseUrlError);
-		expect((caught as BaseUrlError).message).toMatch(message);
-		expect((caught as BaseUrlError).description).toMatch(description);
+		expect(rendered(caught).message).toMatch(message);
+		expect(rendered(caught).description).toMatch(description);
 	});
 
 	test('refusal messages never echo credentials embedded in the URL', () => {
 		expect(() => resolveApiBaseUrl('https://user:secret-pw@api.example.com')).toThrow(
 			expect.objectContaining({ message: expect.not.stringContaining('secret-pw') }),
 		);
+	});
+});
+
+describe('resolveApiKey: a key of another kind is named by its kind, never shown', () => {
+	test.each([
+		[12345678901234567890, 'a number'],
+		[true, 'a boolean'],
+		[{ key: 'sk-live-0123456789abcdef' }, 'an object'],
+		[['sk-live-0123456789abcdef'], 'a list'],
+	])('%p', (key, kind) => {
+		let caught: unknown;
+		try {
+			resolveApiKey(key);
+		} catch (error) {
+			caught = error;
+		}
+		expect(caught).toBeInstanceOf(ApiKeyError);
+		expect(rendered(caught).message).toBe(`The credential's API Key must be text, not ${kind}`);
+		expect(JSON.stringify(rendered(caught))).not.toMatch(/1234567890|0123456789abcdef/);
+	});
+
+	test.each([null, undefined, '', '  '])('%p is no key', (key) => {
+		expect(() => resolveApiKey(key)).toThrow('The credential has no API Key');
 	});
 });
 

@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 
+import type { DescribedError } from '../../nodes/shared/errors';
 import { parseServiceFilters } from '../../nodes/shared/filters';
 import type { Text } from '../../nodes/shared/text';
 import { render } from '../../nodes/shared/text';
@@ -720,13 +721,26 @@ describe('parseEvents', () => {
 	});
 
 	it('needs at least one event', () => {
-		for (const empty of [[], '', undefined, null, ['  ']]) {
+		for (const empty of [[], '', ' , ', ['  ']]) {
 			expect(() => parseEvents(empty)).toThrow('Choose at least one event to trigger on');
 		}
+		expect(() => parseEvents(null)).toThrow('"Trigger On" got no value: its expression gave null');
+		expect(() => parseEvents(undefined)).toThrow('"Trigger On" got no value: its expression gave undefined');
 	});
 
 	it('names an unknown event', () => {
-		expect(() => parseEvents(['created', 'deleted'])).toThrow('Unknown event(s): "deleted"');
+		let error: DescribedError | undefined;
+		try {
+			parseEvents(['created', 'deleted', 'Removed']);
+		} catch (caught) {
+			error = caught as DescribedError;
+		}
+		expect(render(error!.text.message as Text, (t) => t, Infinity)).toBe('Unknown event(s) in "Trigger On": "deleted", "Removed"');
+	});
+
+	it('a value of another kind is a parameter error naming it', () => {
+		expect(() => parseEvents(5)).toThrow('"Trigger On" must be a list of events, not the number …');
+		expect(() => parseEvents(['created', 5])).toThrow('"Trigger On" must be a list of events, not the list …');
 	});
 });
 

@@ -190,9 +190,9 @@ describe('Timeout is total time', () => {
 	});
 
 	test.each([
-		[0, '"Timeout" must be a number greater than 0, not 0'],
-		[-5, '"Timeout" must be a number greater than 0, not -5'],
-		['soon', '"Timeout" must be a number greater than 0, not "soon"'],
+		[0, '"Timeout" must be a number greater than 0, not the number 0'],
+		[-5, '"Timeout" must be a number greater than 0, not the number -5'],
+		['soon', '"Timeout" must be a number greater than 0, not the text "soon"'],
 	])('Timeout %p is a parameter error saying what to enter', async (timeout, message) => {
 		const server = await startServer();
 		const result = await run(server.origin, { options: { timeout } });
@@ -204,7 +204,7 @@ describe('Timeout is total time', () => {
 	test('Max Response Size 0 is a parameter error', async () => {
 		const server = await startServer();
 		const result = await run(server.origin, { options: { maxResponseSize: 0 } });
-		expect(result.error?.message).toBe('"Max Response Size" must be a number greater than 0, not 0');
+		expect(result.error?.message).toBe('"Max Response Size" must be a number greater than 0, not the number 0');
 		expect(server.seen).toEqual([]);
 	});
 });
@@ -308,7 +308,7 @@ describe('clear words', () => {
 
 	test.each(['99999', '0', '123456789012'])('port %s is named as a port that does not exist', async (port) => {
 		const result = await run(`https://api.example.com:${port}`);
-		const shown = port.length > 6 ? `${port.slice(0, 6)}...` : port;
+		const shown = port.length > 6 ? `${port.slice(0, 6)}…` : port;
 		expect(result.error).toMatchObject({ name: 'NodeOperationError', message: `The credential's Base URL has port ${shown}, which does not exist` });
 		expect(result.error?.description).toMatch(/from 1 to 65535/);
 	});

@@ -8,7 +8,14 @@ describe('parseServiceFilters', () => {
 		expect(parseServiceFilters({ status: ['A', ' b '] })).toEqual({ statuses: ['a', 'b'], search: '' });
 		expect(parseServiceFilters({ search: '  Web ' })).toEqual({ statuses: [], search: 'web' });
 		expect(parseServiceFilters(undefined)).toEqual({ statuses: [], search: '' });
-		expect(parseServiceFilters({ search: 5 })).toEqual({ statuses: [], search: '' });
+		expect(parseServiceFilters({ search: 10014, status: [1, 'On'] })).toEqual({ statuses: ['1', 'on'], search: '10014' });
+	});
+
+	test('values of the wrong kind are parameter errors naming the filter (the whole table: parameters-table.test.ts)', () => {
+		expect(() => parseServiceFilters({ search: null })).toThrow('"Search" got no value: its expression gave null');
+		expect(() => parseServiceFilters({ search: true })).toThrow('"Search" must be text, not the boolean …');
+		expect(() => parseServiceFilters({ status: [null] })).toThrow('"Status" must be text or a list of texts, not the list …');
+		expect(() => parseServiceFilters('active')).toThrow('"Filters" must be a collection of options, not the text "…"');
 	});
 
 	test('hasServiceFilters', () => {

@@ -93,8 +93,8 @@ describe('Get', () => {
 
 	test.each([
 		['spaces', '   ', 'No service chosen'],
-		['an expression giving nothing', '={{ $json.missing }}', 'No service chosen'],
-		['a list from an expression', '={{ ["srv-1"] }}', 'The service ID must be text, not a list'],
+		['an expression giving nothing', '={{ $json.missing }}', '"Service" got no value: its expression gave undefined'],
+		['a list from an expression', '={{ ["srv-1"] }}', '"Service" must be an ID (text), not the list ["srv-1"]'],
 	])('%s is a parameter error before anything is sent', async (_what, serviceId, message) => {
 		const { error } = await get(serviceId);
 		expect(error?.message).toBe(message);

@@ -200,7 +200,7 @@ describe('List services through the n8n engine', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(9);
 		expect(result.items[4]).toMatchObject({
-			json: { error: '"Timeout" must be a number greater than 0, not 0' },
+			json: { error: '"Timeout" must be a number greater than 0, not the number 0' },
 			pairedItem: { item: 1 },
 		});
 	});

@@ -173,9 +173,9 @@ describe('the trigger reads every page', () => {
 });
 
 test.each([
-	['={{ 0 }}', '"Limit" must be a whole number of 1 or more, not 0'],
-	['={{ "ten" }}', '"Limit" must be a whole number of 1 or more, not "ten"'],
-	['={{ 2.5 }}', '"Limit" must be a whole number of 1 or more, not 2.5'],
+	['={{ 0 }}', '"Limit" must be a whole number of 1 or more, not the number 0'],
+	['={{ "ten" }}', '"Limit" must be a whole number of 1 or more, not the text "ten"'],
+	['={{ 2.5 }}', '"Limit" must be a whole number of 1 or more, not the number 2.5'],
 ])('Limit %s from an expression is a parameter error before anything is sent', async (limit, message) => {
 	const local = await startPagedApi([records], 'next');
 	const result = await list(local, { returnAll: false, limit });

@@ -6,44 +6,58 @@ import { PassThrough } from 'node:stream';
 
 import fc from 'fast-check';
 
+import type { DescribedError } from '../../nodes/shared/errors';
 import type { ApiContext } from '../../nodes/shared/limits';
 import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits, requirePositiveNumber } from '../../nodes/shared/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
 import { pause, retryDelayMs } from '../../nodes/shared/retry';
+import type { Text } from '../../nodes/shared/text';
+import { own, render } from '../../nodes/shared/text';
 
 describe('requirePositiveNumber (Timeout, Max Response Size, and Limit for the listing)', () => {
-	const limit = { name: 'Limit', example: '50', integer: true };
+	const limit = { label: own('Limit'), example: own('50'), integer: true };
+	const rendered = (run: () => unknown) => {
+		try {
+			run();
+		} catch (error) {
+			const { message, description } = (error as DescribedError).text;
+			return { message: render(message as Text, (t) => t, Infinity), description: render(description as Text, (t) => t, Infinity) };
+		}
+		throw new Error('expected a parameter error');
+	};
 	test.each([
 		[50, 50],
 		['50', 50],
 		[' 7 ', 7],
+		['1e2', 100],
 	])('%p is accepted as %p', (value, expected) => {
 		expect(requirePositiveNumber(value, limit)).toBe(expected);
 	});
 
 	test.each([
-		[0, '"Limit" must be a whole number of 1 or more, not 0'],
-		[-3, '"Limit" must be a whole number of 1 or more, not -3'],
-		[2.5, '"Limit" must be a whole number of 1 or more, not 2.5'],
-		['ten', '"Limit" must be a whole number of 1 or more, not "ten"'],
-		['', '"Limit" must be a whole number of 1 or more, not ""'],
-		[null, '"Limit" must be a whole number of 1 or more, not empty'],
-		[[5], '"Limit" must be a whole number of 1 or more, not a list'],
-		[Number.NaN, '"Limit" must be a whole number of 1 or more, not NaN'],
-		[Infinity, '"Limit" must be a whole number of 1 or more, not Infinity'],
+		[0, '"Limit" must be a whole number of 1 or more, not the number 0'],
+		[-3, '"Limit" must be a whole number of 1 or more, not the number -3'],
+		[2.5, '"Limit" must be a whole number of 1 or more, not the number 2.5'],
+		['ten', '"Limit" must be a whole number of 1 or more, not the text "ten"'],
+		['', '"Limit" must be a whole number of 1 or more, not the text ""'],
+		['0x10', '"Limit" must be a whole number of 1 or more, not the text "0x10"'],
+		[[5], '"Limit" must be a whole number of 1 or more, not the list [5]'],
+		[true, '"Limit" must be a whole number of 1 or more, not the boolean true'],
+		[Number.NaN, '"Limit" must be a whole number of 1 or more, not the number NaN'],
+		[Infinity, '"Limit" must be a whole number of 1 or more, not the number Infinity'],
 	])('%p is refused: %s', (value, message) => {
-		expect(() => requirePositiveNumber(value, limit)).toThrow(message);
-		try {
-			requirePositiveNumber(value, limit);
-		} catch (error) {
-			expect((error as { description: string }).description).toBe(
-				'Enter a whole number of 1 or more in "Limit", e.g. 50. If it comes from an expression, check what the expression gives.',
-			);
-		}
+		expect(rendered(() => requirePositiveNumber(value, limit))).toEqual({
+			message,
+			description: 'Enter a whole number of 1 or more in "Limit", e.g. 50. An expression may give a number or a number as text ("25").',
+		});
+	});
+
+	test('null: the expression gave no value', () => {
+		expect(rendered(() => requirePositiveNumber(null, limit)).message).toBe('"Limit" got no value: its expression gave null');
 	});
 
 	test('fractions are fine where integer is not asked (Max Response Size 0.5 MB)', () => {
-		expect(requirePositiveNumber(0.5, { name: 'Max Response Size', example: '64' })).toBe(0.5);
+		expect(requirePositiveNumber(0.5, { label: own('Max Response Size'), example: own('64') })).toBe(0.5);
 	});
 });
 
@@ -208,9 +222,9 @@ describe('readRequestLimits reads the Options of every kind of context', () => {
 	test('a Timeout over a day or a Max Response Size over 1024 MB is a parameter error naming the maximum', () => {
 		const withOptions = (value: object) => as({ getInputData: () => [], getNodeParameter: () => value });
 		expect(() => readRequestLimits.call(withOptions({ timeout: 3_000_000_000 }), 0)).toThrow(
-			'"Timeout" must be at most 86,400,000 milliseconds (one day), not 3000000000',
+			'"Timeout" must be at most 86,400,000 milliseconds (one day), not …',
 		);
-		expect(() => readRequestLimits.call(withOptions({ maxResponseSize: 4096 }), 0)).toThrow('"Max Response Size" must be at most 1,024 MB, not 4096');
+		expect(() => readRequestLimits.call(withOptions({ maxResponseSize: 4096 }), 0)).toThrow('"Max Response Size" must be at most 1,024 MB, not …');
 		expect(readRequestLimits.call(withOptions({ timeout: 86_400_000, maxResponseSize: 1024 }), 0)).toMatchObject({ timeoutMs: 86_400_000 });
 	});
 

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requestOptionsProperty, simplifyProperty } from '../../../shared/descriptions';
-import { clip } from '../../../shared/json';
-import { ParameterError } from '../../../shared/limits';
 import { listServicePages, ServiceNotFoundError } from '../../../shared/listing';
+import { ParameterError, parameterReader, readSimplify, requireText } from '../../../shared/parameters';
 import type { ServiceRecord } from '../../../shared/serviceRecord';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
+import { foreign, own, text } from '../../../shared/text';
 import { openApiSession, readRequestLimits } from '../../../shared/transport';
 import { GET_TOOL_DESCRIPTION, isToolUse, toolDescriptionProperty } from '../toolUse';
 
@@ -48,8 +48,10 @@ export const description: INodeProperties[] = [
  * this reads the listing page by page and stops at the page that holds the id.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const serviceId = readServiceId(this.getNodeParameter('serviceId', itemIndex, '', { extractValue: true }));
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
+	// Every value an expression may give has one meaning or is a parameter error (docs/parameters.md).
+	const read = parameterReader(this, itemIndex);
+	const serviceId = readServiceId(read('serviceId', '', { extractValue: true }));
+	const simplify = readSimplify(read);
 
 	const session = await openApiSession.call(this, { itemIndex, limits: readRequestLimits.call(this, itemIndex) });
 	let found: ServiceRecord | undefined;
@@ -66,14 +68,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (!found) {
 		throw session.toNodeError(
 			new ServiceNotFoundError(
-				`No service with id_service "${clip(serviceId, 80)}"`,
-				`The platform lists ${listed} service(s) and none has this id` +
-					(otherCase === undefined ? '. ' : `; "${clip(otherCase, 80)}" differs only in upper/lower case. `) +
-					'Check the ID (it is the id_service field of a List result, e.g. srv-10014, compared exactly), ' +
-					(isToolUse(this)
-						? 'or call List (search by name or alias) to find it, '
-						: 'or choose "From List" to pick the service by name, ') +
-					'and check the credential is for the account that owns it.',
+				text`No service with id_service "${foreign(serviceId, 80)}"`,
+				text`The platform lists ${listed} service(s) and none has this id${
+					otherCase === undefined ? own('. ') : text`; "${foreign(otherCase, 80)}" differs only in upper/lower case. `
+				}Check the ID (it is the id_service field of a List result, e.g. srv-10014, compared exactly), ${
+					isToolUse(this)
+						? own('or call List (search by name or alias) to find it, ')
+						: own('or choose "From List" to pick the service by name, ')
+				}and check the credential is for the account that owns it.`,
 			),
 		);
 	}
@@ -82,16 +84,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 }
 
 /**
- * The id from the resource locator, or from a plain string (an expression or an AI tool may give one
- * instead of the locator object). Surrounding spaces are dropped: pasted or typed text often has them.
+ * The id from the resource locator (From List, By ID), or a plain value (an expression or an AI tool
+ * may give one instead of the locator): text, or a number as its text (10014 is "10014"). Surrounding
+ * spaces are dropped: pasted or typed text often has them. "" is no service chosen; null, a boolean, a
+ * list or an object is a parameter error naming it.
  */
 function readServiceId(value: unknown): string {
-	const raw = typeof value === 'number' ? String(value) : value;
-	if (typeof raw === 'string' && raw.trim() !== '') return raw.trim();
-	throw new ParameterError(
-		raw === undefined || raw === null || typeof raw === 'string'
-			? 'No service chosen'
-			: `The service ID must be text, not ${Array.isArray(raw) ? 'a list' : typeof raw}`,
-		'Pick a service from the list under "Service", or choose "By ID" and enter its id_service (e.g. srv-10014). An expression must give the id as text.',
+	const fix = own(
+		'Pick a service from the list under "Service", or choose "By ID" and enter its id_service (e.g. srv-10014). An expression must give the id as text (or a number).',
 	);
+	const id = requireText(value, own('Service'), fix, own('an ID (text)')).trim();
+	if (id === '') throw new ParameterError(own('No service chosen'), fix);
+	return id;
 }

@@ -10,9 +10,11 @@ import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from
 import type { ServiceFilters } from '../../../shared/filters';
 import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../../shared/filters';
 import { listServicePages } from '../../../shared/listing';
+import { parameterReader, readSimplify, readSwitch, requirePositiveNumber } from '../../../shared/parameters';
 import { simplifyServiceRecord } from '../../../shared/serviceRecord';
+import { own } from '../../../shared/text';
 import type { RequestLimits } from '../../../shared/transport';
-import { CREDENTIAL_TYPE, openApiSession, readRequestLimits, requirePositiveNumber } from '../../../shared/transport';
+import { CREDENTIAL_TYPE, openApiSession, readRequestLimits } from '../../../shared/transport';
 import { readOncePerRun } from './listingCache';
 import { cutShortNote, isToolUse, LIST_TOOL_DESCRIPTION, TOOL_ANSWER_MAX_BYTES, toolDescriptionProperty } from '../toolUse';
 
@@ -23,6 +25,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
+		validateType: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 		displayOptions: showForList,
@@ -48,12 +51,14 @@ export const description: INodeProperties[] = [
  * (listingCache.ts); each gets its own copy of the items.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	// Every value an expression may give has one meaning or is a parameter error (docs/parameters.md).
+	const read = parameterReader(this, itemIndex);
+	const returnAll = readSwitch(read, 'returnAll', own('Return All'), false);
 	const limit = returnAll
 		? Infinity
-		: requirePositiveNumber(this.getNodeParameter('limit', itemIndex, 50), { name: 'Limit', example: '50', integer: true });
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const filters = parseServiceFilters(this.getNodeParameter('filters', itemIndex, {}));
+		: requirePositiveNumber(read('limit', 50), { label: own('Limit'), example: own('50'), integer: true });
+	const simplify = readSimplify(read);
+	const filters = parseServiceFilters(read('filters', {}));
 	const limits = readRequestLimits.call(this, itemIndex);
 	const request: ListRequest = { limit, simplify, filters, limits, tool: isToolUse(this) };
 
