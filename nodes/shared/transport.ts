@@ -13,13 +13,13 @@ import {
 	describeRetriesExhausted,
 	describeRetryBudgetSpent,
 	describeRetryTooLong,
-	parseRetryAfter,
 } from './httpErrors';
 import type { ApiContext, RequestLimits, SessionUse } from './limits';
 import { clip } from './json';
 import type { Redact } from './redact';
 import { makeRedactor } from './redact';
 import { discardBody } from './responseBody';
+import { parseRetryAfter } from './retryAfter';
 import { MAX_RETRIES, MAX_SESSION_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
 import { describeTransportFailure } from './transportErrors';
 

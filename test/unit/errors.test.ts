@@ -1,5 +1,6 @@
 import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/errors';
-import { describeHttpStatus, describeRedirect, describeRetryAfter, parseRetryAfter } from '../../nodes/shared/httpErrors';
+import { describeHttpStatus, describeRedirect } from '../../nodes/shared/httpErrors';
+import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/retryAfter';
 import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transportErrors';
 import { makeRedactor } from '../../nodes/shared/redact';
 
