@@ -110,7 +110,8 @@ function flagOf(value: unknown): 'yes' | 'no' | 'unreadable' | undefined {
 	return 'unreadable';
 }
 
-const quoted = (value: unknown): Text => foreign(typeof value === 'string' ? JSON.stringify(value) : String(value), 40);
+/** A value of the answer as JSON writes it (`"true"`, `1`, `{}`): String() would run an object's own toString. */
+const quoted = (value: unknown): Text => foreign(JSON.stringify(value), 40);
 
 /** Why an object at one place says more records follow, if it does. */
 function moreIn(holder: Record<string, unknown>, place: Text | undefined): Text | undefined {
