@@ -110,7 +110,8 @@ export function readListingPage(answer: unknown, { headers = {}, page = 1 }: { h
 		const body = withoutStatus(answer);
 		const keys = Object.keys(body);
 		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
-			return byPosition(body[keys[0]] as unknown[], text` in "${foreign(keys[0], 60)}"`);
+			const known = RECORD_KEYS.find((name) => name === keys[0]);
+			return byPosition(body[keys[0]] as unknown[], text` in "${known ?? foreign(keys[0], 60)}"`);
 		}
 		const recordsKey = pagedEnvelopeKey(body);
 		if (recordsKey !== undefined) {
