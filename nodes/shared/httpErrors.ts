@@ -3,6 +3,7 @@ import type { ErrorText } from './errors';
 import { formatDuration, RETRY_HINT } from './errors';
 import type { Text } from './text';
 import { EXCERPT_MAX, foreign, own, text } from './text';
+import { describeRetryAfter } from './retryAfter';
 
 /** Texts for what the platform answered over HTTP: statuses, Retry-After, retries, redirects, its own message. */
 
@@ -72,36 +73,6 @@ export function describeHttpStatus(
 				description: text`To ${action}, the platform should answer HTTP 200 with JSON. ${checkBaseUrl}`,
 			});
 	}
-}
-
-/** Longest wait a Retry-After may ask for before we call it nonsense: a day. */
-export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
-
-/**
- * `Retry-After` (RFC 9110): whole seconds or an HTTP date. Returns the wait in ms, capped at a day,
- * never negative; undefined when absent or unreadable (`-5`, `1.5`, `soon`). `1e23` is unreadable too:
- * the header takes digits only.
- */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-	const trimmed = value?.trim() ?? '';
-	if (trimmed === '') return undefined;
-	if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, MAX_RETRY_AFTER_MS);
-	if (!/[a-z]/i.test(trimmed)) return undefined;
-	const date = Date.parse(trimmed);
-	if (Number.isNaN(date)) return undefined;
-	return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
-}
-
-/** A readable Retry-After ("30 s", "5 min (until 2026-…)"), or undefined when there is none that makes sense. */
-export function describeRetryAfter(value: string | undefined, now = Date.now()): string | undefined {
-	const ms = parseRetryAfter(value, now);
-	// 0 (or a date already past) asks for no wait at all: nothing worth saying.
-	if (ms === undefined || ms === 0 || value === undefined) return undefined;
-	const wait = ms <= 120_000 ? `${Math.ceil(ms / 1000)} s` : formatDuration(ms);
-	const capped = ms === MAX_RETRY_AFTER_MS ? ' or more' : '';
-	const trimmed = value.trim();
-	const until = /^\d+$/.test(trimmed) ? '' : ` (until ${new Date(Date.parse(trimmed)).toISOString()})`;
-	return `${wait}${capped}${until}`;
 }
 
 export function describeRetriesExhausted(context: { retries: number; waitedMs: number }): Text {

@@ -1,11 +1,11 @@
+import type { StatedTotal } from './completeness';
 import { DescribedError } from './errors';
-import { own } from './text';
-import { clip } from './json';
 import type { ServiceRecord } from './serviceRecord';
+import { foreign, own, text } from './text';
 import type { ApiContext, ApiSession, RequestLimits } from './transport';
 import { openApiSession } from './transport';
 import type { ListingPage } from './listingPage';
-import { checkPageRecords, PROVIDER_HINT, readListingPage, SERVICES_PATH, ServiceResponseError } from './listingPage';
+import { checkNothingLeft, checkPageRecords, PROVIDER_HINT, readListingPage, SERVICES_PATH, ServiceResponseError } from './listingPage';
 
 export type { ListingPage } from './listingPage';
 export {
@@ -39,7 +39,7 @@ export function nextPageUrl(
 ): string {
 	if (!URL.canParse(next.link, answeredUrl)) {
 		throw new ServiceResponseError(
-			`The listing's next-page link in ${next.foundIn} is not a valid URL: "${clip(next.link, 120)}"`,
+			text`The listing's next-page link in ${next.foundIn} is not a valid URL: "${foreign(next.link, 120)}"`,
 			PROVIDER_HINT,
 		);
 	}
@@ -48,31 +48,28 @@ export function nextPageUrl(
 	const origin = new URL(baseUrl).origin;
 	if (url.origin !== origin) {
 		throw new ServiceResponseError(
-			`The listing's next page is on another address (${clip(url.href, 120)}); the node does not follow it`,
-			`The link came in ${next.foundIn}. The API key is only sent to the address in the credential (${origin}), so the other pages were not read. ` +
-				'If the platform moved, put its new address as the Base URL in the Service Platform API credential; otherwise ' +
-				PROVIDER_HINT.charAt(0).toLowerCase() +
-				PROVIDER_HINT.slice(1),
+			text`The listing's next page is on another address (${foreign(url.href, 120)}); the node does not follow it`,
+			text`The link came in ${next.foundIn}. The API key is only sent to the address in the credential (${foreign(origin)}), so the other pages were not read. If the platform moved, put its new address as the Base URL in the Service Platform API credential. ${PROVIDER_HINT}`,
 		);
 	}
 	// URL's origin leaves out "user:password@": such a link would send other credentials (axios swaps
 	// them for the key) and show a password in our texts; no page of this API needs one.
 	if (url.username !== '' || url.password !== '') {
 		throw new ServiceResponseError(
-			"The listing's next-page link carries a user name or password; the node does not follow it",
-			`The link came in ${next.foundIn}. The API key is the only credential the node sends, and only to ${origin}. ${PROVIDER_HINT}`,
+			own("The listing's next-page link carries a user name or password; the node does not follow it"),
+			text`The link came in ${next.foundIn}. The API key is the only credential the node sends, and only to ${foreign(origin)}. ${PROVIDER_HINT}`,
 		);
 	}
 	if (fetched.has(url.href)) {
 		throw new ServiceResponseError(
-			`The listing's pages loop: the next-page link leads back to a page already read (${clip(url.href, 120)})`,
-			`After ${pagesRead} page(s) the link in ${next.foundIn} repeats an earlier page, so the listing would never end. ${PROVIDER_HINT}`,
+			text`The listing's pages loop: the next-page link leads back to a page already read (${foreign(url.href, 120)})`,
+			text`After ${pagesRead} page(s) the link in ${next.foundIn} repeats an earlier page, so the listing would never end. ${PROVIDER_HINT}`,
 		);
 	}
 	if (pagesRead >= MAX_LISTING_PAGES) {
 		throw new ServiceResponseError(
-			`The listing has more than ${MAX_LISTING_PAGES} pages; the node stopped reading`,
-			`No real account needs that many pages, so this looks like a listing that never ends. ${PROVIDER_HINT}`,
+			text`The listing has more than ${MAX_LISTING_PAGES} pages; the node stopped reading`,
+			text`No real account needs that many pages, so this looks like a listing that never ends. ${PROVIDER_HINT}`,
 		);
 	}
 	return url.href;
@@ -86,9 +83,11 @@ export interface ServicePage {
 
 /**
  * Reads the listing page by page through one session (its deadline, size cap and retries cover the
- * whole listing, all pages together) and yields each page. Stop early by leaving the loop: no further page is requested.
- * `from` resumes at a page URL an earlier read gave as `next`. Errors are n8n errors with the item
- * index, already redacted.
+ * whole listing, all pages together) and yields each page. Stop early by leaving the loop: no further
+ * page is requested. On the last page (no next link) the listing must add up (completeness.ts): a
+ * listing that says more exists than was read is an error, never returned as if it were whole.
+ * `from` resumes at a page URL an earlier read gave as `next` (then only that page's own signals
+ * count). Errors are n8n errors with the item index, already redacted.
  */
 export async function* listServicePages(
 	session: ApiSession,
@@ -96,6 +95,8 @@ export async function* listServicePages(
 ): AsyncGenerator<ServicePage, void, undefined> {
 	const seen = new Map<string, number>();
 	const fetched = new Set<string>();
+	/** The latest total any page stated: the last page may not state one. */
+	let stated: (StatedTotal & { page: number }) | undefined;
 	let target = from ?? `${session.baseUrl}${SERVICES_PATH}`;
 	for (let pageNumber = 1; ; pageNumber++) {
 		fetched.add(target);
@@ -104,12 +105,13 @@ export async function* listServicePages(
 		let next: string | undefined;
 		try {
 			fetched.add(response.url);
-			const page = readListingPage(response.body, { linkHeader: response.headers.link, page: pageNumber });
+			const page = readListingPage(response.body, { headers: response.headers, page: pageNumber });
 			records = checkPageRecords(page, seen, pageNumber);
+			if (page.signals.total !== undefined) stated = { ...page.signals.total, page: pageNumber };
 			if (page.next) {
 				next = nextPageUrl(page.next, { answeredUrl: response.url, baseUrl: session.baseUrl, fetched, pagesRead: pageNumber });
-			} else if (from === undefined) {
-				checkNothingLeft(page, seen.size);
+			} else {
+				checkNothingLeft({ last: page.signals, stated, read: seen.size, pages: pageNumber, resumed: from !== undefined });
 			}
 		} catch (error) {
 			throw error instanceof ServiceResponseError ? session.toNodeError(error, 200) : error;
@@ -118,20 +120,6 @@ export async function* listServicePages(
 		if (next === undefined) return;
 		target = next;
 	}
-}
-
-/** The last page must not say more records exist: part of the listing returned as all of it is the one thing not to do. */
-function checkNothingLeft(page: ListingPage, listed: number): void {
-	let said: string;
-	if (page.statedTotal !== undefined && page.statedTotal > listed) said = `states ${page.statedTotal} services but gave ${listed}`;
-	else if (page.statesMore) said = `says more services exist (has_more) after ${listed}`;
-	else return;
-	throw new ServiceResponseError(
-		`The listing ${said}, and no link to the next page`,
-		'The node follows only next-page links the platform gives (next, links.next, next_page_url, meta.next, pagination.next or a Link header); ' +
-			'it does not invent page addresses, and it does not return part of the listing as if it were all of it. ' +
-			PROVIDER_HINT,
-	);
 }
 
 /** Every service, all pages read: for the trigger, which must never compare a partial listing. */

@@ -1,8 +1,12 @@
 import { API_VERSION_SEGMENT } from './baseUrl';
+import type { PageSignals } from './completeness';
+import { fieldName, incompleteness, placesOf, readSignals, SIGNAL_KEYS } from './completeness';
 import { platformMessageOf } from './httpErrors';
-import { clip, isJsonObject } from './json';
+import { isJsonObject } from './json';
 import type { ServiceRecord } from './serviceRecord';
 import { describeType, parseServiceRecord, ServiceResponseError } from './serviceRecord';
+import type { Text } from './text';
+import { EXCERPT_MAX, foreign, join, own, text } from './text';
 
 /**
  * One answer of the listing: which shapes are accepted, where its records and next-page link are, and
@@ -14,125 +18,139 @@ export const SERVICES_PATH = `/${API_VERSION_SEGMENT}/services`;
 
 export { ServiceResponseError };
 
-export const PROVIDER_HINT =
-	'The platform answered with data the node cannot use. If the platform changed its API, report it to the provider; ' +
-	`to look at the raw answer, call GET ${SERVICES_PATH} with the HTTP Request node and this credential.`;
+/** Ends the description of every answer the node cannot use. Its path is SERVICES_PATH (a test checks). */
+export const PROVIDER_HINT = own(
+	'The platform answered with data the node cannot use. If the platform changed its API, report it to the provider; to look at the raw answer, call GET /v2026/services with the HTTP Request node and this credential.',
+);
 
 // ---- one answer -----------------------------------------------------------------------------------
 
-/** Keys whose array holds the records in a paged envelope (`{ "data": [...], "links": {...} }`). */
-const RECORD_KEYS = new Set(['data', 'items', 'results', 'services']);
+/** Keys whose array holds the records in a paged envelope (`{ "data": [...], "links": {...} }`; Spring: `content`). */
+const RECORD_KEYS = [own('data'), own('items'), own('results'), own('services'), own('content')];
+
+/** Where an envelope gives its next page's link, in each of completeness.ts's places (`next`, `meta.pagination.links.next`, `paging.next`, ...). */
+const NEXT_KEYS = [own('next'), own('links'), own('_links'), own('next_page_url'), own('next_url'), own('next_page')];
 
 /**
- * Keys a paged envelope may carry next to its records (Laravel, JSON:API, DRF, GitHub-style APIs).
- * Any other key makes the object unknown: an error, never a guess that may drop pages.
+ * Keys a paged envelope may carry next to its records (Laravel, JSON:API, DRF, Stripe, Spring,
+ * GitHub-style APIs), the completeness signals among them. Any other key makes the object unknown:
+ * an error, never a guess that may drop pages.
  */
-const PAGING_KEYS = new Set([
-	'meta',
-	'links',
-	'pagination',
-	'paging',
-	'total',
-	'total_count',
-	'count',
-	'page',
-	'per_page',
-	'page_size',
-	'pages',
-	'total_pages',
-	'current_page',
-	'last_page',
-	'from',
-	'to',
-	'path',
-	'limit',
-	'offset',
-	'has_more',
-	'next',
-	'previous',
-	'prev',
-	'next_page_url',
-	'prev_page_url',
-	'first_page_url',
-	'last_page_url',
+const PAGING_KEYS = new Set<string>([
+	...NEXT_KEYS,
+	...SIGNAL_KEYS,
+	...['per_page', 'perPage', 'page_size', 'pageSize', 'limit', 'offset', 'from', 'to', 'path'],
+	...['previous', 'prev', 'prev_page_url', 'prev_url', 'prev_page', 'previous_page', 'first_page_url', 'last_page_url'],
+	...['size', 'numberOfElements', 'first', 'empty', 'sort', 'pageable'], // Spring
+	...['object', 'url'], // Stripe: "object": "list", and the list's own address
+	'jsonapi',
 ]);
 
-/** One answer of the listing: its records (not yet checked), how to name each, and where the next page is. */
+/**
+ * Keys with which an answer says it succeeded or failed. `error`/`errors` that are null, false, 0,
+ * "" (or only spaces), [] or {} say "no error"; any other value is the platform answering with an
+ * error. `success`/`ok`: true is fine, false an error; another value is no status (an unknown key).
+ */
+const STATUS_KEYS = ['error', 'errors', 'success', 'ok'];
+
+function reportsError(key: string, value: unknown): boolean | undefined {
+	if (key === 'success' || key === 'ok') return typeof value === 'boolean' ? !value : undefined;
+	if (value === null || value === false || value === 0) return false;
+	if (typeof value === 'string') return value.trim() !== '';
+	if (Array.isArray(value)) return value.length > 0;
+	if (isJsonObject(value)) return Object.keys(value).length > 0;
+	return true;
+}
+
+/** An answer without the status keys that say "no error"; throws the platform's error if one says there is one. */
+function withoutStatus(body: Record<string, unknown>): Record<string, unknown> {
+	let fine: string[] | undefined;
+	for (const key of STATUS_KEYS) {
+		if (!(key in body)) continue;
+		const failed = reportsError(key, body[key]);
+		if (failed) throw platformError(platformMessageOf(body));
+		if (failed === false) (fine ??= []).push(key);
+	}
+	if (fine === undefined) return body;
+	const rest = { ...body };
+	for (const key of fine) delete rest[key];
+	return rest;
+}
+
+/** One answer of the listing: its records (not yet checked), how to name each, where the next page is. */
 export interface ListingPage {
 	items: unknown[];
 	/** How to name record `index` to a user: its position, or its key in a map, e.g. `#3 of 40 on page 2`. */
-	labelOf: (index: number) => string;
+	labelOf: (index: number) => Text;
 	/** The next page's link as the server wrote it (absolute or relative) and where it was found. */
-	next?: { link: string; foundIn: string };
-	/** A count of all records the answer states (`total`), to notice a listing that stops early. */
-	statedTotal?: number;
-	/** The answer says more records exist (`has_more: true`). */
-	statesMore: boolean;
+	next?: { link: string; foundIn: Text };
+	/** What the answer says about the rest of the listing (a total, more pages): completeness.ts. */
+	signals: PageSignals;
 }
 
 /**
  * Reads one answer. The spec does not say whether the listing is one record or a collection, so every
  * plausible wrapping is accepted: an array, a single record, a map keyed by id, an object with one
- * property holding the array, or a paged envelope (records under `data`, `items`, `results` or
- * `services` next to paging keys only). Anything else is an error that names what came, never silently
- * an empty list.
+ * property holding the array, or a paged envelope (records under `data`, `items`, `results`,
+ * `services` or `content` next to paging keys only). Status keys saying "no error" (`errors: []`,
+ * `error: false`, `success: true`) are set aside first. Anything else is an error that names what
+ * came, never silently an empty list. `headers`: lower-case names (Link, X-Total-Count, ...).
  */
-export function readListingPage(body: unknown, { linkHeader, page = 1 }: { linkHeader?: string; page?: number } = {}): ListingPage {
-	const onPage = page > 1 ? ` on page ${page}` : '';
-	const byPosition = (items: unknown[], where = ''): ListingPage => ({
+export function readListingPage(answer: unknown, { headers = {}, page = 1 }: { headers?: Record<string, string | undefined>; page?: number } = {}): ListingPage {
+	const onPage = page > 1 ? text` on page ${page}` : own('');
+	const byPosition = (items: unknown[], where: Text = own('')): ListingPage => ({
 		items,
-		labelOf: (i) => `#${i + 1} of ${items.length}${where}${onPage}`,
-		next: nextFromLinkHeader(linkHeader),
-		statesMore: false,
+		labelOf: (i) => text`#${i + 1} of ${items.length}${where}${onPage}`,
+		next: nextFromLinkHeader(headers.link),
+		signals: readSignals(undefined, headers),
 	});
-	if (Array.isArray(body)) return byPosition(body);
-	if (isJsonObject(body)) {
-		if ('id_service' in body) return byPosition([body]);
-		// Before the envelope rule: `{"errors": [...]}` is one key holding an array, not an empty listing.
-		const said = 'error' in body || 'errors' in body ? platformMessageOf(body) : undefined;
-		if (said !== undefined || Array.isArray(body.errors)) throw platformError(said);
+	if (Array.isArray(answer)) return byPosition(answer);
+	if (isJsonObject(answer)) {
+		if ('id_service' in answer) return byPosition([answer]);
+		const body = withoutStatus(answer);
 		const keys = Object.keys(body);
 		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
-			return byPosition(body[keys[0]] as unknown[], ` in "${clip(keys[0])}"`);
+			const known = RECORD_KEYS.find((name) => name === keys[0]);
+			return byPosition(body[keys[0]] as unknown[], text` in "${known ?? foreign(keys[0], 60)}"`);
 		}
 		const recordsKey = pagedEnvelopeKey(body);
 		if (recordsKey !== undefined) {
 			return {
-				...byPosition(body[recordsKey] as unknown[], ` in "${recordsKey}"`),
-				next: nextFromEnvelope(body) ?? nextFromLinkHeader(linkHeader),
-				statedTotal: statedTotalOf(body),
-				statesMore: body.has_more === true,
+				...byPosition(body[recordsKey] as unknown[], text` in "${recordsKey}"`),
+				next: nextFromEnvelope(body) ?? nextFromLinkHeader(headers.link),
+				signals: readSignals(body, headers),
 			};
 		}
 		const values = Object.values(body);
-		if (values.every((value) => isJsonObject(value) && 'id_service' in value)) {
+		// `{}` is an empty map; `{"errors": []}` only reports a status, and holds no listing.
+		const onlyStatus = keys.length === 0 && body !== answer;
+		if (!onlyStatus && values.every((value) => isJsonObject(value) && 'id_service' in value)) {
 			return {
-				items: values,
-				labelOf: (i) => `"${clip(keys[i])}" (#${i + 1} of ${keys.length})${onPage}`,
-				next: nextFromLinkHeader(linkHeader),
-				statesMore: false,
+				...byPosition(values),
+				labelOf: (i) => text`"${foreign(keys[i], 60)}" (#${i + 1} of ${keys.length})${onPage}`,
 			};
 		}
 	}
 	throw new ServiceResponseError(
-		`The API answered with ${describeShape(body)}, not a list of services`,
-		'Expected an array of service records, a single record, a map of records keyed by id, or an object with ' +
-			'one property holding the array. ' +
-			(looksPaginated(body)
-				? 'The answer looks paginated in a way the node does not know: it reads pages whose records are under data, items, ' +
-					'results or services next to paging keys only (next, links, meta, total, page, per_page and the like); report this to the package maintainers. '
-				: '') +
-			PROVIDER_HINT,
+		text`The API answered with ${describeShape(answer)}, not a list of services`,
+		text`Expected an array of service records, a single record, a map of records keyed by id, or an object with one property holding the array. ${
+			looksPaginated(answer)
+				? own(
+						'The answer looks paginated in a way the node does not know: it reads pages whose records are under data, items, results, services or content next to paging keys only (next, links, meta, total, page, per_page and the like, listed in docs/paging.md); report this to the package maintainers. ',
+					)
+				: own('')
+		}${PROVIDER_HINT}`,
 	);
 }
 
 /** The records key of a paged envelope: exactly one of RECORD_KEYS holds an array, every other key is a paging key. */
-function pagedEnvelopeKey(body: Record<string, unknown>): string | undefined {
-	let recordsKey: string | undefined;
+function pagedEnvelopeKey(body: Record<string, unknown>): Text | undefined {
+	let recordsKey: Text | undefined;
 	for (const key of Object.keys(body)) {
-		if (RECORD_KEYS.has(key) && Array.isArray(body[key])) {
+		const asRecords = RECORD_KEYS.find((name) => name === key);
+		if (asRecords !== undefined && Array.isArray(body[key])) {
 			if (recordsKey !== undefined) return undefined;
-			recordsKey = key;
+			recordsKey = asRecords;
 		} else if (!PAGING_KEYS.has(key)) {
 			return undefined;
 		}
@@ -141,29 +159,29 @@ function pagedEnvelopeKey(body: Record<string, unknown>): string | undefined {
 }
 
 /**
- * The next-page link of an envelope, in the first of these places that has one: `next`, `links.next`
- * (or `links.next.href`), `next_page_url`, `meta.next`, `pagination.next`. `null` or an empty string
- * there means "last page"; a number or another type is not a link the node can follow without
- * inventing an address, so it is an error.
+ * The next-page link of an envelope: in each place paging metadata sits (the envelope, `meta`,
+ * `pagination`, `meta.pagination`, `paging`, ...), the first of `next`, `links.next` (or its
+ * `.href`), `_links.next`, `next_page_url`, `next_url`, `next_page` that has one. `null`, `false`
+ * or an empty string there means "last page"; a number or another type is not a link the node can
+ * follow without inventing an address, so it is an error.
  */
 function nextFromEnvelope(body: Record<string, unknown>): ListingPage['next'] {
-	const links = isJsonObject(body.links) ? body.links : undefined;
-	const linksNext = links && isJsonObject(links.next) && 'href' in links.next ? { value: links.next.href, at: 'links.next.href' } : { value: links?.next, at: 'links.next' };
-	const places: Array<{ value: unknown; at: string }> = [
-		{ value: body.next, at: 'next' },
-		linksNext,
-		{ value: body.next_page_url, at: 'next_page_url' },
-		{ value: isJsonObject(body.meta) ? body.meta.next : undefined, at: 'meta.next' },
-		{ value: isJsonObject(body.pagination) ? body.pagination.next : undefined, at: 'pagination.next' },
-	];
-	for (const { value, at } of places) {
-		if (value === undefined || value === null || value === false || value === '') continue;
-		if (typeof value === 'string') return { link: value, foundIn: `"${at}"` };
-		throw new ServiceResponseError(
-			`The listing gives its next page in "${at}" as ${describeType(value)}, not as a link`,
-			'The node follows only next-page links the platform gives (a URL, absolute or relative); it does not invent page addresses. ' +
-				PROVIDER_HINT,
-		);
+	for (const { holder, name } of placesOf(body)) {
+		for (const key of NEXT_KEYS) {
+			let value = holder[key];
+			let at = fieldName(name, key);
+			if (key === 'links' || key === '_links') {
+				value = isJsonObject(value) ? value.next : undefined;
+				at = text`${at}.next`;
+				if (isJsonObject(value) && 'href' in value) [value, at] = [value.href, text`${at}.href`];
+			}
+			if (value === undefined || value === null || value === false || value === '') continue;
+			if (typeof value === 'string') return { link: value, foundIn: text`"${at}"` };
+			throw new ServiceResponseError(
+				text`The listing gives its next page in "${at}" as ${foreign(describeType(value), 40)}, not as a link`,
+				text`The node follows only next-page links the platform gives (a URL, absolute or relative); it does not invent page addresses. ${PROVIDER_HINT}`,
+			);
+		}
 	}
 	return undefined;
 }
@@ -175,16 +193,7 @@ function nextFromLinkHeader(header: string | undefined): ListingPage['next'] {
 	for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*(?:[^;,"]|"[^"]*")+)*)/g)) {
 		const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(match[2]);
 		const types = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
-		if (types.includes('next') && match[1].trim() !== '') return { link: match[1].trim(), foundIn: 'the Link header' };
-	}
-	return undefined;
-}
-
-function statedTotalOf(body: Record<string, unknown>): number | undefined {
-	const meta = isJsonObject(body.meta) ? body.meta : {};
-	const pagination = isJsonObject(body.pagination) ? body.pagination : {};
-	for (const value of [body.total, body.total_count, meta.total, pagination.total]) {
-		if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+		if (types.includes('next') && match[1].trim() !== '') return { link: match[1].trim(), foundIn: own('the Link header') };
 	}
 	return undefined;
 }
@@ -192,8 +201,8 @@ function statedTotalOf(body: Record<string, unknown>): number | undefined {
 /** A JSON error object answered with HTTP 200, with the platform's own words when it gave some. */
 function platformError(said: string | undefined): ServiceResponseError {
 	return new ServiceResponseError(
-		'The platform answered with an error instead of the services',
-		`${said === undefined ? 'It gave no message. ' : `The platform said: "${said}". `}Try again later; if it persists, check the key and the Base URL in the credential. ${PROVIDER_HINT}`,
+		own('The platform answered with an error instead of the services'),
+		text`${said === undefined ? own('It gave no message. ') : text`The platform said: "${foreign(said, EXCERPT_MAX)}". `}Try again later; if it persists, check the key and the Base URL in the credential. ${PROVIDER_HINT}`,
 	);
 }
 
@@ -210,12 +219,11 @@ export function checkPageRecords(page: ListingPage, seen: Map<string, number>, p
 		const record = parseServiceRecord(page.items[index], label, PROVIDER_HINT);
 		const firstPage = seen.get(record.id_service);
 		if (firstPage !== undefined) {
-			const where = firstPage === pageNumber ? '' : ` on page ${firstPage}`;
+			const where = firstPage === pageNumber ? own('') : text` on page ${firstPage}`;
+			const advice = firstPage === pageNumber ? own('') : own('if services were added or removed while the pages were read, run again. ');
 			throw new ServiceResponseError(
-				`The listing contains id_service "${clip(record.id_service)}" more than once`,
-				`Record ${page.labelOf(index)} repeats an id already listed${where}. Each service must appear once; ` +
-					(firstPage === pageNumber ? '' : 'if services were added or removed while the pages were read, run again. ') +
-					PROVIDER_HINT,
+				text`The listing contains id_service "${foreign(record.id_service, 80)}" more than once`,
+				text`Record ${page.labelOf(index)} repeats an id already listed${where}. Each service must appear once; ${advice}${PROVIDER_HINT}`,
 			);
 		}
 		seen.set(record.id_service, pageNumber);
@@ -224,27 +232,48 @@ export function checkPageRecords(page: ListingPage, seen: Map<string, number>, p
 	return records;
 }
 
-/** The checked records of one answer on its own (no paging): what a one-page listing gives. */
-export function extractServiceRecords(body: unknown): ServiceRecord[] {
-	return checkPageRecords(readListingPage(body), new Map());
+/**
+ * On the last page read (no next link), the listing must add up (completeness.ts): else an error
+ * naming the field, what it promised and what was read.
+ */
+export function checkNothingLeft(check: Parameters<typeof incompleteness>[0]): void {
+	const gap = incompleteness(check);
+	if (gap === undefined) return;
+	throw new ServiceResponseError(
+		text`The listing is incomplete: ${gap}`,
+		text`${own(
+			"The node follows only the next-page links the platform gives (next, links.next, next_page_url and the like, or a Link header: the package's docs/paging.md lists them); it does not invent page addresses, and it does not return part of a listing as if it were all of it. If services were added or removed while the pages were read, run again. ",
+		)}${PROVIDER_HINT}`,
+	);
+}
+
+/** The checked records of one answer on its own: what a one-page listing gives (so it must add up when it links no further). */
+export function extractServiceRecords(body: unknown, headers?: Record<string, string | undefined>): ServiceRecord[] {
+	const page = readListingPage(body, { headers });
+	const records = checkPageRecords(page, new Map());
+	if (page.next === undefined) checkNothingLeft({ last: page.signals, stated: page.signals.total && { ...page.signals.total, page: 1 }, read: records.length, pages: 1 });
+	return records;
 }
 
 // ---- texts ----------------------------------------------------------------------------------------
 
-/** Names a JSON value's shape without its content: types, sizes and at most ten top-level keys. */
-export function describeShape(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return `an array of ${value.length} item(s)`;
+/**
+ * Names a JSON value's shape without its content: types, sizes and at most ten top-level keys.
+ * (describeType, serviceRecord.ts, still gives a plain string: put in with foreign() until it gives Text.)
+ */
+export function describeShape(value: unknown): Text {
+	if (value === null) return own('null');
+	if (Array.isArray(value)) return text`an array of ${value.length} item(s)`;
 	if (isJsonObject(value)) {
 		const keys = Object.keys(value);
-		if (keys.length === 0) return 'an empty object';
-		const listed = keys
-			.slice(0, 10)
-			.map((key) => `${clip(key)} (${describeType(value[key])})`)
-			.join(', ');
-		return `an object with key(s) ${listed}${keys.length > 10 ? `, and ${keys.length - 10} more` : ''}`;
+		if (keys.length === 0) return own('an empty object');
+		const listed = join(
+			keys.slice(0, 10).map((key) => text`${foreign(key, 40)} (${foreign(describeType(value[key]), 40)})`),
+			own(', '),
+		);
+		return text`an object with key(s) ${listed}${keys.length > 10 ? text`, and ${keys.length - 10} more` : own('')}`;
 	}
-	return `a ${describeType(value)}`;
+	return text`a ${foreign(describeType(value), 40)}`;
 }
 
 function looksPaginated(body: unknown): boolean {

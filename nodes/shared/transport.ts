@@ -13,7 +13,6 @@ import {
 	describeRetriesExhausted,
 	describeRetryBudgetSpent,
 	describeRetryTooLong,
-	parseRetryAfter,
 } from './httpErrors';
 import type { ApiContext, RequestLimits, SessionUse } from './limits';
 import type { Redact } from './redact';
@@ -21,6 +20,7 @@ import { makeRedactor } from './redact';
 import type { Text } from './text';
 import { render } from './text';
 import { discardBody } from './responseBody';
+import { parseRetryAfter } from './retryAfter';
 import { MAX_RETRIES, MAX_SESSION_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
 import { describeTransportFailure } from './transportErrors';
 

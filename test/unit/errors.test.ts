@@ -1,7 +1,8 @@
 import { own } from '../../nodes/shared/text';
 import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/errors';
 import { shownText } from '../harness/text';
-import { describeHttpStatus, describeRedirect, describeRetryAfter, parseRetryAfter } from '../../nodes/shared/httpErrors';
+import { describeHttpStatus, describeRedirect } from '../../nodes/shared/httpErrors';
+import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/retryAfter';
 import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transportErrors';
 import { makeRedactor } from '../../nodes/shared/redact';
 

@@ -416,8 +416,8 @@ describe('bodies the node cannot use (HTTP 200)', () => {
 		notAList('true', 'a boolean'),
 		notAList('"services"', 'a string'),
 		notAList(
-			'{"data":[],"next_cursor":"c2"}',
-			'an object with key(s) data (array of 0), next_cursor (string)',
+			'{"data":[],"continuation":"c2"}',
+			'an object with key(s) data (array of 0), continuation (string)',
 			['The answer looks paginated in a way the node does not know'],
 		),
 		notAList('{"count":3,"total":3}', 'an object with key(s) count (number), total (number)'),

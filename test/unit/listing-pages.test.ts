@@ -118,10 +118,10 @@ test('an id on two pages is an error naming both pages', async () => {
 
 test('a last page that states more records than were given is an error, not part of the listing', async () => {
 	const local = await startLocalApi(() => () => ({ body: { data: records.slice(0, 5), total: 23, page: 1 } }));
-	await expectListingError(local, 'The listing states 23 services but gave 5, and no link to the next page', /does not invent page addresses/);
+	await expectListingError(local, 'The listing is incomplete: "total" states 23 services, but the answer held 5', /does not invent page addresses/);
 
 	const more = await startLocalApi(() => () => ({ body: { items: records.slice(0, 5), has_more: true } }));
-	await expectListingError(more, 'The listing says more services exist (has_more) after 5, and no link to the next page', /does not return part of the listing/);
+	await expectListingError(more, 'The listing is incomplete: "has_more" is true, but no link to the next page came (services read: 5)', /does not return part of a listing/);
 });
 
 test('a failing page fails the item; with "On Error: Continue" it becomes an error item', async () => {

@@ -13,13 +13,18 @@ import {
 	SERVICES_PATH,
 	ServiceResponseError,
 } from '../../nodes/shared/listing';
+import { own, render } from '../../nodes/shared/text';
+import type { Text } from '../../nodes/shared/text';
 import { sampleRecords, serviceRecord } from '../harness/fixtures';
 
-function errorOf(run: () => unknown): ServiceResponseError {
+/** The text a user reads (foreign parts put in, unbounded; redaction is tested elsewhere). */
+const shown = (value: string) => render(value as Text, (part) => part, Infinity);
+
+function errorOf(run: () => unknown): { message: string; description: string } {
 	try {
 		run();
 	} catch (error) {
-		if (error instanceof ServiceResponseError) return error;
+		if (error instanceof ServiceResponseError) return { message: shown(error.text.message), description: shown(error.text.description) };
 		throw error;
 	}
 	throw new Error('expected a ServiceResponseError');
@@ -54,10 +59,10 @@ describe('extractServiceRecords: response shapes', () => {
 		[42, 'The API answered with a number, not a list of services'],
 		['hello', 'The API answered with a string, not a list of services'],
 		[true, 'The API answered with a boolean, not a list of services'],
-		[{ error: 42, code: 'x' }, 'The API answered with an object with key(s) error (number), code (string), not a list of services'],
+		[{ fault: 42, code: 'x' }, 'The API answered with an object with key(s) fault (number), code (string), not a list of services'],
 		[
-			{ data: [], next_cursor: 'p2', total: 9 },
-			'The API answered with an object with key(s) data (array of 0), next_cursor (string), total (number), not a list of services',
+			{ data: [], continuation: 'p2', total: 9 },
+			'The API answered with an object with key(s) data (array of 0), continuation (string), total (number), not a list of services',
 		],
 		[{ data: 'x' }, 'The API answered with an object with key(s) data (string), not a list of services'],
 	])('refuses %p, naming its shape', (body, message) => {
@@ -73,7 +78,7 @@ describe('extractServiceRecords: response shapes', () => {
 	});
 
 	test('a paginated-looking answer of an unknown kind says so instead of dropping pages', () => {
-		expect(errorOf(() => extractServiceRecords({ data: [sampleRecords[0]], next_page: 2 })).description).toMatch(
+		expect(errorOf(() => extractServiceRecords({ data: [sampleRecords[0]], continuation: 2 })).description).toMatch(
 			/looks paginated in a way the node does not know/,
 		);
 		// Two record arrays, or a known records key next to an unknown key: not a recognised envelope.
@@ -89,7 +94,7 @@ describe('extractServiceRecords: response shapes', () => {
 
 	test('lists at most ten keys', () => {
 		const body = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`k${i}`, i]));
-		expect(describeShape(body)).toMatch(/k9 \(number\), and 4 more$/);
+		expect(shown(describeShape(body))).toMatch(/k9 \(number\), and 4 more$/);
 	});
 });
 
@@ -112,17 +117,17 @@ describe('readListingPage: paged envelopes and next links', () => {
 	test('a Link header rel="next" (among others, unquoted, several rel types) on any shape', () => {
 		const header = `<${BASE}/v2026/services?page=1>; rel="first", <${BASE}/v2026/services?page=3>; rel=last, <${BASE}/v2026/services?page=2>; rel="next prefetch"`;
 		for (const body of [records, { data: records }, { data: records, total: 9 }, records[0]]) {
-			expect(readListingPage(body, { linkHeader: header }).next).toEqual({
+			expect(readListingPage(body, { headers: { link: header } }).next).toEqual({
 				link: `${BASE}/v2026/services?page=2`,
 				foundIn: 'the Link header',
 			});
 		}
-		expect(readListingPage(records, { linkHeader: `<${BASE}/x>; rel="prev"` }).next).toBeUndefined();
-		expect(readListingPage(records, { linkHeader: 'garbage' }).next).toBeUndefined();
+		expect(readListingPage(records, { headers: { link: `<${BASE}/x>; rel="prev"` } }).next).toBeUndefined();
+		expect(readListingPage(records, { headers: { link: 'garbage' } }).next).toBeUndefined();
 	});
 
 	test('a link in the body wins over the Link header', () => {
-		expect(readListingPage({ data: records, next: '/b' }, { linkHeader: '</h>; rel="next"' }).next?.link).toBe('/b');
+		expect(readListingPage({ data: records, next: '/b' }, { headers: { link: '</h>; rel="next"' } }).next?.link).toBe('/b');
 	});
 
 	test.each([null, '', false])('next = %p means the last page', (next) => {
@@ -157,8 +162,8 @@ describe('readListingPage: paged envelopes and next links', () => {
 	});
 
 	test('labels name the page after the first', () => {
-		expect(readListingPage([{}, {}], { page: 3 }).labelOf(1)).toBe('#2 of 2 on page 3');
-		expect(readListingPage({ data: [{}] }).labelOf(0)).toBe('#1 of 1 in "data"');
+		expect(shown(readListingPage([{}, {}], { page: 3 }).labelOf(1))).toBe('#2 of 2 on page 3');
+		expect(shown(readListingPage({ data: [{}] }).labelOf(0))).toBe('#1 of 1 in "data"');
 	});
 });
 
@@ -169,22 +174,57 @@ describe('a JSON error object answered with HTTP 200', () => {
 		expect(error.description).toContain('The platform said: "API key suspended".');
 	});
 
-	test('{"errors": []} is an error too, saying the platform gave no message', () => {
-		const error = errorOf(() => extractServiceRecords({ errors: [] }));
+	test.each([{ error: 42, code: 'x' }, { error: true }, { errors: 'denied' }, { errors: { key: ['invalid'] } }, { success: false }, { ok: false, data: [] }])(
+		'%p is an error, saying the platform gave no message',
+		(body) => {
+			const error = errorOf(() => extractServiceRecords(body));
+			expect(error.message).toBe('The platform answered with an error instead of the services');
+			expect(error.description).toContain('It gave no message.');
+		},
+	);
+
+	test('an error next to records is still an error, quoting the platform', () => {
+		const error = errorOf(() => extractServiceRecords({ data: sampleRecords, error: true, message: 'Partial result: shard 2 down' }));
 		expect(error.message).toBe('The platform answered with an error instead of the services');
-		expect(error.description).toContain('It gave no message.');
+		expect(error.description).toContain('The platform said: "Partial result: shard 2 down".');
+	});
+
+	test.each([
+		['errors: []', { errors: [] }],
+		['errors: null', { errors: null }],
+		['errors: {}', { errors: {} }],
+		['error: false', { error: false }],
+		['error: null', { error: null }],
+		['error: ""', { error: '  ' }],
+		['error: 0', { error: 0 }],
+		['success: true', { success: true }],
+		['ok: true, errors: []', { ok: true, errors: [] }],
+	])('%s next to the records is a normal answer, in every wrapping', (_name, status) => {
+		for (const body of [{ data: sampleRecords, ...status }, { services: sampleRecords, ...status }, { data: sampleRecords, total: 4, ...status }]) {
+			expect(extractServiceRecords(body)).toEqual(sampleRecords);
+		}
+		expect(extractServiceRecords({ 'srv-a': sampleRecords[0], ...status })).toEqual([sampleRecords[0]]);
+	});
+
+	test('a status saying "no error" with no records is not a listing', () => {
+		expect(errorOf(() => extractServiceRecords({ errors: [] })).message).toBe('The API answered with an object with key(s) errors (array of 0), not a list of services');
+		expect(errorOf(() => extractServiceRecords({ success: true })).message).toBe('The API answered with an object with key(s) success (boolean), not a list of services');
+	});
+
+	test('a success that is not true or false is no status: the shape is unknown', () => {
+		expect(errorOf(() => extractServiceRecords({ data: sampleRecords, success: 'yes' })).message).toMatch(/^The API answered with an object with key\(s\) data/);
 	});
 });
 
 describe('nextPageUrl', () => {
 	const check = (link: string, fetched = new Set([PAGE_1]), answeredUrl = PAGE_1) =>
-		nextPageUrl({ link, foundIn: '"next"' }, { answeredUrl, baseUrl: BASE, fetched, pagesRead: fetched.size });
+		nextPageUrl({ link, foundIn: own('"next"') }, { answeredUrl, baseUrl: BASE, fetched, pagesRead: fetched.size });
 
 	test('the page cap counts pages read, not addresses (a redirect adds one per page)', () => {
 		const fetched = new Set([PAGE_1, `${BASE}/v2026/other`]);
-		const next = () => nextPageUrl({ link: '?page=2', foundIn: '"next"' }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 999 });
+		const next = () => nextPageUrl({ link: '?page=2', foundIn: own('"next"') }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 999 });
 		expect(next()).toBe(`${BASE}/v2026/services?page=2`);
-		const error = errorOf(() => nextPageUrl({ link: '?page=2', foundIn: '"next"' }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 1000 }));
+		const error = errorOf(() => nextPageUrl({ link: '?page=2', foundIn: own('"next"') }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 1000 }));
 		expect(error.message).toBe('The listing has more than 1000 pages; the node stopped reading');
 	});
 

@@ -11,6 +11,8 @@ import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/
 import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
 import { isValidServiceRecordFast, serviceRecordSchema, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
 import { makeRedactor } from '../../nodes/shared/redact';
+import type { Text } from '../../nodes/shared/text';
+import { render } from '../../nodes/shared/text';
 import { expectedSimplified } from '../harness/fixtures';
 import { NEXT_FORMS, pageAnswer, pagePath } from '../harness/pagedApi';
 import { runNode, servicesNode } from '../harness/workflow';
@@ -420,7 +422,7 @@ describe('through the node (n8n engine, nock)', () => {
 				try {
 					extractServiceRecords(body);
 				} catch (error) {
-					expected = (error as Error).message;
+					expected = render((error as ServiceResponseError).text.message as Text, (part) => part, Infinity);
 				}
 				api().reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
 				const result = await runNode({ node: servicesNode({}), credentials: { apiKey: KEY, baseUrl: BASE } });

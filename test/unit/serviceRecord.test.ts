@@ -6,13 +6,17 @@ import {
 	parseServiceRecord,
 	simplifyServiceRecord,
 } from '../../nodes/shared/serviceRecord';
+import type { Text } from '../../nodes/shared/text';
+import { render } from '../../nodes/shared/text';
 import { ALL_NULL, expectedSimplified, sampleRecords, serviceRecord } from '../harness/fixtures';
 
-function errorOf(body: unknown): ServiceResponseError {
+/** The error's texts as a user reads them (foreign parts put in, unbounded). */
+function errorOf(body: unknown): { message: string; description: string } {
+	const shown = (value: string) => render(value as Text, (part) => part, Infinity);
 	try {
 		extractServiceRecords(body);
 	} catch (error) {
-		if (error instanceof ServiceResponseError) return error;
+		if (error instanceof ServiceResponseError) return { message: shown(error.text.message), description: shown(error.text.description) };
 		throw error;
 	}
 	throw new Error('expected a ServiceResponseError');
