@@ -566,10 +566,13 @@ describe('huge and deep bodies', () => {
 		expect(result.error?.description).toBe(RETRY_HINT);
 	});
 
-	test('a long error message from the platform is cut to one short line', async () => {
+	test('a long error message from the platform is one line, cut at 1,000 characters and the cut marked', async () => {
 		api().reply(503, errorBody(`first line\n\n${'w'.repeat(500)}`), JSON_TYPE);
 		const result = await runNode({ node: servicesNode({ ...NO_RETRY }), credentials: { apiKey: KEY, baseUrl: BASE } });
-		expect(result.error?.description).toBe(`${RETRY_HINT} The platform said: "first line ${'w'.repeat(186)}...".`);
+		expect(result.error?.description).toBe(`${RETRY_HINT} The platform said: "first line ${'w'.repeat(500)}".`);
+		api().reply(503, errorBody(`first line\n\n${'w'.repeat(5000)}`), JSON_TYPE);
+		const long = await runNode({ node: servicesNode({ ...NO_RETRY }), credentials: { apiKey: KEY, baseUrl: BASE } });
+		expect(long.error?.description).toBe(`${RETRY_HINT} The platform said: "first line ${'w'.repeat(1000 - 12)}…".`);
 	});
 
 	test('100,000 nested arrays: a schema error, not a stack overflow', async () => {
