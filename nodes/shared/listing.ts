@@ -1,6 +1,6 @@
 import { DescribedError } from './errors';
 import { clip } from './json';
-import type { ServiceRecord } from './serviceRecord';
+import type { ServiceRecord, SimplifiedService } from './serviceRecord';
 import type { ApiContext, ApiSession, RequestLimits } from './transport';
 import { openApiSession } from './transport';
 import type { ListingPage } from './listingPage';
@@ -80,18 +80,20 @@ export function nextPageUrl(
 /** One page of the listing: its checked records and, unless it is the last, the URL of the next one. */
 export interface ServicePage {
 	records: ServiceRecord[];
+	/** With `simplify`: each record's Simplify view, made in the pass that checked it. */
+	services?: SimplifiedService[];
 	next: string | undefined;
 }
 
 /**
  * Reads the listing page by page through one session (its deadline, size cap and retries cover the
  * whole listing, all pages together) and yields each page. Stop early by leaving the loop: no further page is requested.
- * `from` resumes at a page URL an earlier read gave as `next`. Errors are n8n errors with the item
- * index, already redacted.
+ * `from` resumes at a page URL an earlier read gave as `next`; `simplify` asks for each page's
+ * `services` too. Errors are n8n errors with the item index, already redacted.
  */
 export async function* listServicePages(
 	session: ApiSession,
-	{ from }: { from?: string } = {},
+	{ from, simplify = false }: { from?: string; simplify?: boolean } = {},
 ): AsyncGenerator<ServicePage, void, undefined> {
 	const seen = new Map<string, number>();
 	const fetched = new Set<string>();
@@ -100,11 +102,12 @@ export async function* listServicePages(
 		fetched.add(target);
 		const response = await session.get(target, { action: LIST_ACTION });
 		let records: ServiceRecord[];
+		const services: SimplifiedService[] | undefined = simplify ? [] : undefined;
 		let next: string | undefined;
 		try {
 			fetched.add(response.url);
 			const page = readListingPage(response.body, { linkHeader: response.headers.link, page: pageNumber });
-			records = checkPageRecords(page, seen, pageNumber);
+			records = checkPageRecords(page, seen, pageNumber, services);
 			if (page.next) {
 				next = nextPageUrl(page.next, { answeredUrl: response.url, baseUrl: session.baseUrl, fetched, pagesRead: pageNumber });
 			} else if (from === undefined) {
@@ -113,7 +116,7 @@ export async function* listServicePages(
 		} catch (error) {
 			throw error instanceof ServiceResponseError ? session.toNodeError(error, 200) : error;
 		}
-		yield { records, next };
+		yield { records, services, next };
 		if (next === undefined) return;
 		target = next;
 	}

@@ -1,8 +1,10 @@
 import { API_VERSION_SEGMENT } from './baseUrl';
 import { platformMessageOf } from './httpErrors';
 import { clip, isJsonObject } from './json';
-import type { ServiceRecord } from './serviceRecord';
-import { describeType, parseServiceRecord, ServiceResponseError } from './serviceRecord';
+import type { ServiceRecord, SimplifiedService } from './serviceRecord';
+import { describeType, parseServiceRecord, parseSimplifiedServiceRecord, ServiceResponseError } from './serviceRecord';
+import type { Text } from './text';
+import { foreign } from './text';
 
 /**
  * One answer of the listing: which shapes are accepted, where its records and next-page link are, and
@@ -199,27 +201,44 @@ function platformError(said: string | undefined): ServiceResponseError {
 
 /**
  * The checked records of one page, in the API's order; `seen` (id -> page it was on) carries across
- * pages, so an id listed twice anywhere in the listing is an error.
+ * pages, so an id listed twice anywhere in the listing is an error. With `simplified`, each record's
+ * Simplify view is put there too, at its index, in the same pass that checks it (each record read once).
  */
-export function checkPageRecords(page: ListingPage, seen: Map<string, number>, pageNumber = 1): ServiceRecord[] {
+export function checkPageRecords(
+	page: ListingPage,
+	seen: Map<string, number>,
+	pageNumber = 1,
+	simplified?: SimplifiedService[],
+): ServiceRecord[] {
 	const records: ServiceRecord[] = new Array(page.items.length);
 	// One label function per page, not per record: it is only called for a record that fails.
+	// TRANSITIONAL (issue 23): labelOf gives a plain string that may quote a key of the answer; once it
+	// gives a Text, pass it as it is. PROVIDER_HINT is the node's own wording, still a plain string.
 	let index = 0;
-	const label = () => page.labelOf(index);
+	const label = () => foreign(page.labelOf(index), 120);
+	const advice = PROVIDER_HINT as Text;
 	for (; index < page.items.length; index++) {
-		const record = parseServiceRecord(page.items[index], label, PROVIDER_HINT);
-		const firstPage = seen.get(record.id_service);
+		const item = page.items[index];
+		let id: string;
+		if (simplified === undefined) {
+			id = parseServiceRecord(item, label, advice).id_service;
+		} else {
+			const service = parseSimplifiedServiceRecord(item, label, advice);
+			simplified[index] = service;
+			id = service.id_service;
+		}
+		const firstPage = seen.get(id);
 		if (firstPage !== undefined) {
 			const where = firstPage === pageNumber ? '' : ` on page ${firstPage}`;
 			throw new ServiceResponseError(
-				`The listing contains id_service "${clip(record.id_service)}" more than once`,
+				`The listing contains id_service "${clip(id)}" more than once`,
 				`Record ${page.labelOf(index)} repeats an id already listed${where}. Each service must appear once; ` +
 					(firstPage === pageNumber ? '' : 'if services were added or removed while the pages were read, run again. ') +
 					PROVIDER_HINT,
 			);
 		}
-		seen.set(record.id_service, pageNumber);
-		records[index] = record;
+		seen.set(id, pageNumber);
+		records[index] = item as ServiceRecord;
 	}
 	return records;
 }
