@@ -1,6 +1,6 @@
 import type { StatedTotal } from './completeness';
 import { DescribedError } from './errors';
-import type { ServiceRecord } from './serviceRecord';
+import type { ServiceRecord, SimplifiedService } from './serviceRecord';
 import { foreign, own, text } from './text';
 import type { ApiContext, ApiSession, RequestLimits } from './transport';
 import { openApiSession } from './transport';
@@ -78,6 +78,8 @@ export function nextPageUrl(
 /** One page of the listing: its checked records and, unless it is the last, the URL of the next one. */
 export interface ServicePage {
 	records: ServiceRecord[];
+	/** With `simplify`: each record's Simplify view, made in the pass that checked it. */
+	services?: SimplifiedService[];
 	next: string | undefined;
 }
 
@@ -87,11 +89,12 @@ export interface ServicePage {
  * page is requested. On the last page (no next link) the listing must add up (completeness.ts): a
  * listing that says more exists than was read is an error, never returned as if it were whole.
  * `from` resumes at a page URL an earlier read gave as `next` (then only that page's own signals
- * count). Errors are n8n errors with the item index, already redacted.
+ * count); `simplify` asks for each page's `services` too. Errors are n8n errors with the item index,
+ * already redacted.
  */
 export async function* listServicePages(
 	session: ApiSession,
-	{ from }: { from?: string } = {},
+	{ from, simplify = false }: { from?: string; simplify?: boolean } = {},
 ): AsyncGenerator<ServicePage, void, undefined> {
 	const seen = new Map<string, number>();
 	const fetched = new Set<string>();
@@ -102,11 +105,12 @@ export async function* listServicePages(
 		fetched.add(target);
 		const response = await session.get(target, { action: LIST_ACTION });
 		let records: ServiceRecord[];
+		const services: SimplifiedService[] | undefined = simplify ? [] : undefined;
 		let next: string | undefined;
 		try {
 			fetched.add(response.url);
 			const page = readListingPage(response.body, { headers: response.headers, page: pageNumber });
-			records = checkPageRecords(page, seen, pageNumber);
+			records = checkPageRecords(page, seen, pageNumber, services);
 			if (page.signals.total !== undefined) stated = { ...page.signals.total, page: pageNumber };
 			if (page.next) {
 				next = nextPageUrl(page.next, { answeredUrl: response.url, baseUrl: session.baseUrl, fetched, pagesRead: pageNumber });
@@ -116,7 +120,7 @@ export async function* listServicePages(
 		} catch (error) {
 			throw error instanceof ServiceResponseError ? session.toNodeError(error, 200) : error;
 		}
-		yield { records, next };
+		yield { records, services, next };
 		if (next === undefined) return;
 		target = next;
 	}

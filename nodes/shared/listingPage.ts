@@ -3,8 +3,8 @@ import type { PageSignals } from './completeness';
 import { fieldName, incompleteness, placesOf, readSignals, SIGNAL_KEYS } from './completeness';
 import { platformMessageOf } from './httpErrors';
 import { isJsonObject } from './json';
-import type { ServiceRecord } from './serviceRecord';
-import { describeType, parseServiceRecord, ServiceResponseError } from './serviceRecord';
+import type { ServiceRecord, SimplifiedService } from './serviceRecord';
+import { describeType, parseServiceRecord, parseSimplifiedServiceRecord, ServiceResponseError } from './serviceRecord';
 import type { Text } from './text';
 import { EXCERPT_MAX, foreign, join, own, text } from './text';
 
@@ -208,26 +208,40 @@ function platformError(said: string | undefined): ServiceResponseError {
 
 /**
  * The checked records of one page, in the API's order; `seen` (id -> page it was on) carries across
- * pages, so an id listed twice anywhere in the listing is an error.
+ * pages, so an id listed twice anywhere in the listing is an error. With `simplified`, each record's
+ * Simplify view is put there too, at its index, in the same pass that checks it (each record read once).
  */
-export function checkPageRecords(page: ListingPage, seen: Map<string, number>, pageNumber = 1): ServiceRecord[] {
+export function checkPageRecords(
+	page: ListingPage,
+	seen: Map<string, number>,
+	pageNumber = 1,
+	simplified?: SimplifiedService[],
+): ServiceRecord[] {
 	const records: ServiceRecord[] = new Array(page.items.length);
 	// One label function per page, not per record: it is only called for a record that fails.
 	let index = 0;
 	const label = () => page.labelOf(index);
 	for (; index < page.items.length; index++) {
-		const record = parseServiceRecord(page.items[index], label, PROVIDER_HINT);
-		const firstPage = seen.get(record.id_service);
+		const item = page.items[index];
+		let id: string;
+		if (simplified === undefined) {
+			id = parseServiceRecord(item, label, PROVIDER_HINT).id_service;
+		} else {
+			const service = parseSimplifiedServiceRecord(item, label, PROVIDER_HINT);
+			simplified[index] = service;
+			id = service.id_service;
+		}
+		const firstPage = seen.get(id);
 		if (firstPage !== undefined) {
 			const where = firstPage === pageNumber ? own('') : text` on page ${firstPage}`;
 			const advice = firstPage === pageNumber ? own('') : own('if services were added or removed while the pages were read, run again. ');
 			throw new ServiceResponseError(
-				text`The listing contains id_service "${foreign(record.id_service, 80)}" more than once`,
+				text`The listing contains id_service "${foreign(id, 80)}" more than once`,
 				text`Record ${page.labelOf(index)} repeats an id already listed${where}. Each service must appear once; ${advice}${PROVIDER_HINT}`,
 			);
 		}
-		seen.set(record.id_service, pageNumber);
-		records[index] = record;
+		seen.set(id, pageNumber);
+		records[index] = item as ServiceRecord;
 	}
 	return records;
 }

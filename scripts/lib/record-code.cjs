@@ -1,7 +1,8 @@
-// Writes nodes/shared/serviceRecord.fast.ts from SERVICE_FIELDS: the per-record fast check and
-// Simplify with every property name spelled out. Reads driven by the declaration at run time cost
-// 2-4x more per record (bench), and n8n's package scanner forbids building code at run time, so the
-// code is generated here and committed; test/unit/recordCode.test.ts fails while the file is stale.
+// Writes nodes/shared/serviceRecord.fast.ts from SERVICE_FIELDS: the per-record fast check (with the
+// nesting bound of recordDepth.ts), the same check fused with Simplify, and Simplify alone, with
+// every property name spelled out. Reads driven by the declaration at run time cost 2-4x more per
+// record (bench), and n8n's package scanner forbids building code at run time, so the code is
+// generated here and committed; test/unit/recordCode.test.ts fails while the file is stale.
 //
 //   npm run generate:record   (builds, then rewrites the file from dist's SERVICE_FIELDS)
 'use strict';
@@ -16,16 +17,19 @@ function read(holder, key) {
 	return /^[A-Za-z_$][\w$]*$/.test(key) ? `${holder}.${key}` : `${holder}[${JSON.stringify(key)}]`;
 }
 
-/** The objects holding fields, as a tree: { key, name, fields: [field], children: [node] }. */
+/**
+ * The objects holding fields, as a tree: { key, name, level, fields: [field], children: [node] };
+ * `level` is the object's nesting level (the record is 1, as in recordDepth.ts).
+ */
 function containerTree(fields) {
-	const root = { name: 'record', fields: [], children: [] };
+	const root = { name: 'record', level: 1, fields: [], children: [] };
 	let count = 0;
 	for (const field of fields) {
 		let node = root;
 		for (const key of field.path.slice(0, -1)) {
 			let child = node.children.find((c) => c.key === key);
 			if (!child) {
-				child = { key, name: `c${++count}`, fields: [], children: [] };
+				child = { key, name: `c${++count}`, level: node.level + 1, fields: [], children: [] };
 				node.children.push(child);
 			}
 			node = child;
@@ -34,6 +38,19 @@ function containerTree(fields) {
 	}
 	return root;
 }
+
+/** Every container, parents before children, each with its parent: [{ node, parent }]. */
+function containers(root) {
+	const list = [];
+	const walk = (node, parent) => {
+		list.push({ node, parent });
+		for (const child of node.children) walk(child, node);
+	};
+	walk(root, undefined);
+	return list;
+}
+
+const absent = (name) => `(${name} === undefined || ${name} === null)`;
 
 /**
  * `isJsonObject(x)` written out at each object of the record: JSON.parse's objects answer through
@@ -46,49 +63,78 @@ function isObject(name) {
 	return `(typeof ${name} === 'object' && ${name} !== null && (${name}.constructor === Object ? !Array.isArray(${name}) : isJsonObject(${name})))`;
 }
 
-function renderCheck(node, indent) {
-	const lines = [];
-	for (const field of node.fields) {
-		const leaf = read(node.name, field.path[field.path.length - 1]);
-		const test = field.type === 'integer' ? `isIntegerOrAbsent(${leaf})` : `isStringOrAbsent(${leaf})`;
-		lines.push(`${indent}if (!${test}) return false;`);
-	}
-	for (const child of node.children) {
-		lines.push(`${indent}const ${child.name} = ${read(node.name, child.key)} as JsonObjectOrOther;`);
-		lines.push(`${indent}if (${child.name} !== undefined && ${child.name} !== null) {`);
-		lines.push(`${indent}\tif (!${isObject(child.name)}) return false;`);
-		lines.push(...renderCheck(child, `${indent}\t`));
-		lines.push(`${indent}}`);
+/**
+ * The nesting bound at one container: every value that is an object or array, except the documented
+ * containers checked on their own, must stay within MAX_RECORD_DEPTH (pathTooDeep allocates nothing
+ * when it does). One for...in per container, in the same pass as the field checks.
+ */
+function renderNesting(node, indent, refuse) {
+	const skip = node.children.map((child) => `key === ${JSON.stringify(child.key)}`).join(' || ');
+	return [
+		`${indent}for (const key in ${node.name}) {`,
+		...(skip ? [`${indent}\tif (${skip}) continue;`] : []),
+		`${indent}\tconst item = ${node.name}[key];`,
+		`${indent}\tif (typeof item === 'object' && item !== null && pathTooDeep(item, ${node.level + 1}) !== undefined) return ${refuse};`,
+		`${indent}}`,
+	];
+}
+
+/**
+ * The fast check, flat: each container read once into `c<n>` (undefined or null when absent), its
+ * type, its declared fields and its nesting checked; `refuse` is what the function returns for a
+ * record it leaves to zod.
+ */
+function renderCheck(root, refuse) {
+	const lines = [
+		'\tconst record = value as JsonObjectOrOther;',
+		`\tif (!${isObject('record')} || typeof record.id_service !== 'string' || record.id_service.length === 0) return ${refuse};`,
+	];
+	for (const { node, parent } of containers(root)) {
+		let indent = '\t';
+		if (parent !== undefined) {
+			const source = read(parent.name, node.key);
+			const value = parent === root ? source : `(${absent(parent.name)} ? undefined : ${source})`;
+			lines.push(`\tconst ${node.name} = ${value} as JsonObjectOrOther;`);
+			lines.push(`\tif (!${absent(node.name)}) {`);
+			lines.push(`\t\tif (!${isObject(node.name)}) return ${refuse};`);
+			indent = '\t\t';
+		}
+		for (const field of node.fields) {
+			const leaf = read(node.name, field.path[field.path.length - 1]);
+			const test = field.type === 'integer' ? `isIntegerOrAbsent(${leaf})` : `isStringOrAbsent(${leaf})`;
+			lines.push(`${indent}if (!${test}) return ${refuse};`);
+		}
+		lines.push(...renderNesting(node, indent, refuse));
+		if (parent !== undefined) lines.push('\t}');
 	}
 	return lines;
 }
 
-function renderSimplify(root, fields) {
-	const lines = [];
+/** The Simplify object from the containers' locals; `isAbsent(name)` tests a container local. */
+function renderSimplified(root, fields, isAbsent) {
 	const holderOf = new Map();
-	const walk = (node, parent) => {
-		for (const field of node.fields) holderOf.set(field, node.name);
-		for (const child of node.children) {
-			const source = read(node.name, child.key);
-			lines.push(
-				parent === undefined
-					? `\tconst ${child.name} = objectOrUndefined(${source});`
-					: `\tconst ${child.name} = ${node.name} === undefined ? undefined : objectOrUndefined(${source});`,
-			);
-			walk(child, node.name);
-		}
-	};
-	walk(root, undefined);
-	lines.push('\treturn {', '\t\tid_service: record.id_service,');
+	for (const { node } of containers(root)) for (const field of node.fields) holderOf.set(field, node);
+	const lines = ['\treturn {', '\t\tid_service: record.id_service,'];
 	for (const field of fields) {
 		const holder = holderOf.get(field);
-		const leaf = read(holder, field.path[field.path.length - 1]);
+		const leaf = read(holder.name, field.path[field.path.length - 1]);
 		const type = field.type === 'integer' ? 'number' : 'string';
 		const value = `(${leaf} as ${type} | null | undefined) ?? null`;
-		lines.push(`\t\t${field.key}: ${holder === 'record' ? value : `${holder} === undefined ? null : ${value}`},`);
+		lines.push(`\t\t${field.key}: ${holder === root ? value : `${isAbsent(holder.name)} ? null : ${value}`},`);
 	}
 	lines.push('\t} as SimplifiedService;');
 	return lines;
+}
+
+/** Simplify of a record already validated: a container that is not an object counts as absent. */
+function renderSimplify(root, fields) {
+	const lines = [];
+	for (const { node, parent } of containers(root)) {
+		if (parent === undefined) continue;
+		const source = `objectOrUndefined(${read(parent.name, node.key)})`;
+		lines.push(`\tconst ${node.name} = ${parent === root ? source : `${parent.name} === undefined ? undefined : ${source}`};`);
+	}
+	return [...lines, ...renderSimplified(root, fields, (name) => `${name} === undefined`)];
 }
 
 /** The TypeScript source of serviceRecord.fast.ts for these field declarations. */
@@ -98,6 +144,7 @@ function renderRecordCode(fields) {
 		'// Generated by scripts/lib/record-code.cjs from SERVICE_FIELDS (serviceFields.ts): do not edit.',
 		'// After changing SERVICE_FIELDS run `npm run generate:record` (a unit test fails while this is stale).',
 		"import { isJsonObject } from './json';",
+		"import { pathTooDeep } from './recordDepth';",
 		"import type { ServiceRecord, SimplifiedService } from './serviceFields';",
 		'',
 		'const isStringOrAbsent = (value: unknown): boolean => value === undefined || value === null || typeof value === \'string\';',
@@ -108,15 +155,22 @@ function renderRecordCode(fields) {
 		"\ttypeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;",
 		'',
 		'/**',
-		' * True only for records `serviceRecordSchema` accepts, and for every JSON value it accepts (checked',
-		' * by a property test); false sends the record to zod, which then decides and names the wrong field.',
-		' * Allocates nothing.',
+		' * True only for records `serviceRecordSchema` accepts that nest within MAX_RECORD_DEPTH, and for',
+		' * every such JSON value (checked by a property test); false sends the record to the slow path,',
+		' * which then decides and names the wrong field. Allocates nothing.',
 		' */',
 		'export function isValidServiceRecordFast(value: unknown): boolean {',
-		'\tconst record = value as JsonObjectOrOther;',
-		`\tif (!${isObject('record')} || typeof record.id_service !== 'string' || record.id_service.length === 0) return false;`,
-		...renderCheck(root, '\t'),
+		...renderCheck(root, 'false'),
 		'\treturn true;',
+		'}',
+		'',
+		'/**',
+		' * The same check and Simplify in one pass (each record read once): the Simplify view of a record',
+		' * isValidServiceRecordFast accepts, undefined for one it refuses.',
+		' */',
+		'export function simplifyServiceRecordFast(value: unknown): SimplifiedService | undefined {',
+		...renderCheck(root, 'undefined'),
+		...renderSimplified(root, fields, absent),
 		'}',
 		'',
 		'/** Simplify: one flat object per service, fields in declaration order; a field the record lacks is null. */',

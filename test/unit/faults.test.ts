@@ -13,7 +13,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
 import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
-import { extractServiceRecords } from '../../nodes/shared/listing';
+import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
+import { MAX_RECORD_DEPTH } from '../../nodes/shared/serviceRecord';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
 import { ownListingPerItem, runNode, servicesNode } from '../harness/workflow';
@@ -551,10 +552,10 @@ describe('huge and deep bodies', () => {
 		api().reply(200, JSON.stringify([record]), JSON_TYPE);
 		const result = await runNode({ node: servicesNode({}), credentials: { apiKey: KEY, baseUrl: BASE } });
 		expect(result.error?.message).toBe(
-			`Service record #1 of 1 (id_service "${'y'.repeat(57)}...") does not match the documented schema`,
+			`Service record #1 of 1 (id_service "${'y'.repeat(79)}…") does not match the documented schema`,
 		);
 		expect(result.error?.description).toBe(
-			`Field values.values.service.customize.specifications.vcores: expected number, received string "${'y'.repeat(37)}...". ${PROVIDER_HINT}`,
+			`Field values.values.service.customize.specifications.vcores: expected number, received string "${'y'.repeat(39)}…". ${PROVIDER_HINT}`,
 		);
 		expect(result.error?.context?.itemIndex).toBe(0);
 	});
@@ -602,8 +603,8 @@ describe('huge and deep bodies', () => {
 		expect(result.error?.description).toBe(`Field values.values.name: expected string, received object. ${PROVIDER_HINT}`);
 	});
 
-	test('an undocumented field nested 1,000 deep passes through raw output untouched', async () => {
-		const depth = 1000;
+	test('an undocumented field nested to the bound (64 levels in all) passes through raw output untouched', async () => {
+		const depth = MAX_RECORD_DEPTH - 2; // the record is level 1, "extra" level 2
 		const [record] = structuredClone(GOOD) as Array<Record<string, any>>;
 		const text = JSON.stringify(record).slice(0, -1) + ',"extra":' + '{"x":'.repeat(depth) + '{}' + '}'.repeat(depth) + '}';
 		api().reply(200, `[${text}]`, JSON_TYPE);
@@ -612,14 +613,13 @@ describe('huge and deep bodies', () => {
 		expect(result.items[0].json).toEqual(JSON.parse(text));
 	});
 
-	test('an undocumented field nested 100,000 deep is validated without a stack overflow', () => {
-		// Through the engine this record would reach n8n's run-data serialisation (JSON.stringify,
-		// recursive), which overflows the stack; the node's own code copes.
+	test('an undocumented field nested 100,000 deep is refused without a stack overflow', () => {
+		// Passed on, this record would reach n8n's run-data serialisation (JSON.stringify, recursive),
+		// which overflows the stack; the node refuses it past MAX_RECORD_DEPTH (record-depth.test.ts).
 		const depth = 100_000;
 		const [record] = structuredClone(GOOD) as Array<Record<string, any>>;
 		const text = JSON.stringify(record).slice(0, -1) + ',"extra":' + '{"x":'.repeat(depth) + '{}' + '}'.repeat(depth) + '}';
-		const parsed = JSON.parse(`[${text}]`);
-		expect(extractServiceRecords(parsed)[0]).toBe(parsed[0]);
+		expect(() => extractServiceRecords(JSON.parse(`[${text}]`))).toThrow(ServiceResponseError);
 	});
 });
 

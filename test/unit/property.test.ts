@@ -9,10 +9,19 @@ import nock from 'nock';
 
 import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
 import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
-import { isValidServiceRecordFast, serviceRecordSchema, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
+import { pathTooDeep } from '../../nodes/shared/recordDepth';
+import {
+	isValidServiceRecordFast,
+	MAX_RECORD_DEPTH,
+	parseServiceRecord,
+	parseSimplifiedServiceRecord,
+	serviceRecordSchema,
+	simplifyServiceRecord,
+	simplifyServiceRecordFast,
+} from '../../nodes/shared/serviceRecord';
 import { makeRedactor } from '../../nodes/shared/redact';
 import type { Text } from '../../nodes/shared/text';
-import { render } from '../../nodes/shared/text';
+import { own, render } from '../../nodes/shared/text';
 import { expectedSimplified } from '../harness/fixtures';
 import { NEXT_FORMS, pageAnswer, pagePath } from '../harness/pagedApi';
 import { runNode, servicesNode } from '../harness/workflow';
@@ -20,6 +29,9 @@ import { runNode, servicesNode } from '../harness/workflow';
 const BASE = 'https://api.example.com';
 const PATH = '/v2026/services';
 const KEY = 'sk-live-PROPERTY-3e8b1f0c9a27d456';
+
+/** A text as a user reads it (nothing to redact here). */
+const shown = (value: unknown) => render(value as Text, (part) => part, Infinity);
 
 // ---- arbitraries ----------------------------------------------------------------------------------
 
@@ -250,8 +262,8 @@ describe('any JSON at all', () => {
 						expect(result).toHaveLength(copy.length);
 					} catch (error) {
 						if (!(error instanceof ServiceResponseError)) throw error;
-						expect(error.message).toMatch(new RegExp(`^Service record #${index + 1} of ${copy.length}[ (]`));
-						expect(error.description.startsWith(`Field ${path.join('.')}`)).toBe(true);
+						expect(shown(error.text.message)).toMatch(new RegExp(`^Service record #${index + 1} of ${copy.length}[ (]`));
+						expect(shown(error.text.description).startsWith(`Field ${path.join('.')}`)).toBe(true);
 					}
 				},
 			),
@@ -262,8 +274,9 @@ describe('any JSON at all', () => {
 
 // ---- the package's fast path agrees with the zod schema -------------------------------------------
 
-describe('fast validation path (isValidServiceRecordFast) agrees with the zod schema', () => {
-	const zodAccepts = (value: unknown) => serviceRecordSchema.safeParse(value).success;
+describe('fast validation path (isValidServiceRecordFast) agrees with zod and the nesting bound', () => {
+	// The slow path: zod's schema, then the nesting bound (recordDepth.ts).
+	const slowAccepts = (value: unknown) => serviceRecordSchema.safeParse(value).success && pathTooDeep(value as object, 1) === undefined;
 	const mutatedRecord = fc
 		.tuple(validRecord(idArb), fc.array(fc.constantFrom('values', 'values', 'service', 'customize', 'OS', 'specifications', 'GB', 'id_service', 'name', 'vcores', 'ram', 'hd', 'id'), { maxLength: 7 }), fc.jsonValue({ maxDepth: 2 }))
 		.map(([record, path, value]) => {
@@ -276,25 +289,81 @@ describe('fast validation path (isValidServiceRecordFast) agrees with the zod sc
 			if (path.length > 0) target[path[path.length - 1]] = value;
 			return copy;
 		});
+	/**
+	 * A valid record with an unknown value nested around the bound (objects and arrays mixed) put
+	 * into one of its objects (the record itself or a documented one) or an array under it.
+	 */
+	const nestedNearBound = fc
+		.tuple(
+			validRecord(idArb),
+			fc.array(fc.boolean(), { minLength: MAX_RECORD_DEPTH - 9, maxLength: MAX_RECORD_DEPTH + 2 }),
+			fc.array(fc.constantFrom('values', 'service', 'customize', 'OS', 'specifications', 'GB', 'x_list'), { maxLength: 7 }),
+			fc.string({ maxLength: 4 }),
+		)
+		.map(([record, kinds, path, key]) => {
+			let nested: unknown = kinds.length % 3 === 0 ? 'leaf' : {};
+			for (const isArray of kinds) nested = isArray ? [1, nested] : { [key]: nested, n: 1 };
+			const copy = structuredClone(record) as Record<string, any>;
+			let target: any = copy;
+			for (const step of path) {
+				if (step === 'x_list') {
+					target.x_list = [0, {}];
+					target = target.x_list[1];
+					continue;
+				}
+				const next = step === 'values' && typeof target.values?.values === 'object' && target.values.values !== null ? target.values : target[step];
+				if (typeof next !== 'object' || next === null || Array.isArray(next)) break;
+				target = next;
+			}
+			target[`x_${key}`] = nested;
+			return copy;
+		});
 
-	test('on JSON (valid, mutated, arbitrary): accepts exactly what zod accepts', () => {
+	test('on JSON (valid, mutated, nested near the bound, arbitrary): accepts exactly what the slow path accepts', () => {
+		let deep = 0;
 		fc.assert(
-			fc.property(fc.oneof(validRecord(idArb), mutatedRecord, fc.jsonValue({ maxDepth: 4 })), (generated) => {
+			fc.property(fc.oneof(validRecord(idArb), mutatedRecord, nestedNearBound, fc.jsonValue({ maxDepth: 4 })), (generated) => {
 				// Through JSON.parse, as the node receives it (and in this realm: jest's structuredClone
 				// makes objects of another realm, which the fast check leaves to zod).
 				const value: unknown = JSON.parse(JSON.stringify(generated) ?? 'null');
-				expect(isValidServiceRecordFast(value)).toBe(zodAccepts(value));
+				const accepted = slowAccepts(value);
+				if (typeof value === 'object' && value !== null && pathTooDeep(value, 1) !== undefined) deep++;
+				expect(isValidServiceRecordFast(value)).toBe(accepted);
+				// Simplify in the same pass: the same verdict, and the same view as Simplify alone.
+				const simplified = simplifyServiceRecordFast(value);
+				expect(simplified === undefined).toBe(!accepted);
+				if (accepted) expect(simplified).toEqual(simplifyServiceRecord(value as ServiceRecord));
 			}),
 			{ numRuns: 3000 },
 		);
+		// The generator does reach past the bound, often enough to mean something.
+		expect(deep).toBeGreaterThan(100);
 	});
 
-	test('on anything at all: never accepts what zod rejects (it may defer to zod)', () => {
+	test('on anything at all: never accepts what the slow path rejects (it may defer to it)', () => {
 		fc.assert(
 			fc.property(fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withDate: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true }), (value) => {
-				if (isValidServiceRecordFast(value)) expect(zodAccepts(value)).toBe(true);
+				if (isValidServiceRecordFast(value)) expect(slowAccepts(value)).toBe(true);
+				if (simplifyServiceRecordFast(value) !== undefined) expect(slowAccepts(value)).toBe(true);
 			}),
 			{ numRuns: 2000 },
+		);
+	});
+
+	test('parseServiceRecord and parseSimplifiedServiceRecord: the record (or its view) exactly when the slow path accepts, else a ServiceResponseError', () => {
+		fc.assert(
+			fc.property(fc.oneof(validRecord(idArb), mutatedRecord, nestedNearBound), (generated) => {
+				const value: unknown = JSON.parse(JSON.stringify(generated));
+				const label = () => own('#1 of 1');
+				if (slowAccepts(value)) {
+					expect(parseServiceRecord(value, label)).toBe(value);
+					expect(parseSimplifiedServiceRecord(value, label)).toEqual(simplifyServiceRecord(value as ServiceRecord));
+				} else {
+					expect(() => parseServiceRecord(value, label)).toThrow(ServiceResponseError);
+					expect(() => parseSimplifiedServiceRecord(value, label)).toThrow(ServiceResponseError);
+				}
+			}),
+			{ numRuns: 1000 },
 		);
 	});
 });

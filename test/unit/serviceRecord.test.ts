@@ -7,16 +7,20 @@ import {
 	simplifyServiceRecord,
 } from '../../nodes/shared/serviceRecord';
 import type { Text } from '../../nodes/shared/text';
-import { render } from '../../nodes/shared/text';
+import { own, render } from '../../nodes/shared/text';
 import { ALL_NULL, expectedSimplified, sampleRecords, serviceRecord } from '../harness/fixtures';
 
-/** The error's texts as a user reads them (foreign parts put in, unbounded). */
+/** The error's texts as a user reads them (foreign parts redacted by nothing here, bounded). */
+const shown = (error: ServiceResponseError) => ({
+	message: render(error.text.message as Text, (part) => part, Infinity),
+	description: render(error.text.description as Text, (part) => part, Infinity),
+});
+
 function errorOf(body: unknown): { message: string; description: string } {
-	const shown = (value: string) => render(value as Text, (part) => part, Infinity);
 	try {
 		extractServiceRecords(body);
 	} catch (error) {
-		if (error instanceof ServiceResponseError) return { message: shown(error.text.message), description: shown(error.text.description) };
+		if (error instanceof ServiceResponseError) return shown(error);
 		throw error;
 	}
 	throw new Error('expected a ServiceResponseError');
@@ -135,7 +139,7 @@ describe('simplifyServiceRecord', () => {
 
 describe('parseServiceRecord (one record, for the listing code)', () => {
 	test('gives back the very record; builds the label only for an error', () => {
-		const label = jest.fn(() => '#1 of 1');
+		const label = jest.fn(() => own('#1 of 1'));
 		expect(parseServiceRecord(sampleRecords[0], label)).toBe(sampleRecords[0]);
 		expect(label).not.toHaveBeenCalled();
 	});
@@ -145,15 +149,15 @@ describe('parseServiceRecord (one record, for the listing code)', () => {
 		bad.values.values.service.customize.specifications.GB.ram = '8';
 		let error: unknown;
 		try {
-			parseServiceRecord(bad, () => '#2 of 5');
+			parseServiceRecord(bad, () => own('#2 of 5'));
 		} catch (caught) {
 			error = caught;
 		}
 		expect(error).toBeInstanceOf(ServiceResponseError);
-		expect((error as ServiceResponseError).message).toBe(
+		expect(shown(error as ServiceResponseError).message).toBe(
 			'Service record #2 of 5 (id_service "srv-9") does not match the documented schema',
 		);
-		expect((error as ServiceResponseError).description).toContain(
+		expect(shown(error as ServiceResponseError).description).toContain(
 			'Field values.values.service.customize.specifications.GB.ram: expected number, received string "8".',
 		);
 	});
@@ -162,7 +166,7 @@ describe('parseServiceRecord (one record, for the listing code)', () => {
 		// Neither Object.prototype nor null, and no `constructor` Object to inherit.
 		const record = Object.assign(Object.create(Object.create(null) as object) as object, { id_service: 'srv-1' });
 		expect(isValidServiceRecordFast(record)).toBe(false);
-		expect(parseServiceRecord(record, () => '#1')).toBe(record);
+		expect(parseServiceRecord(record, () => own('#1'))).toBe(record);
 		// A `constructor` key (JSON may carry one) is not Object: the exact check decides, and passes it.
 		const withKey = JSON.parse('{"id_service":"srv-2","constructor":{"x":1},"values":{"constructor":"Object"}}') as unknown;
 		expect(isValidServiceRecordFast(withKey)).toBe(true);
@@ -183,21 +187,21 @@ describe('the field declaration (SERVICE_FIELDS) drives validation, Simplify and
 
 	test.each(SERVICE_FIELDS.map((field) => [field.key, field]))('%s: its type is checked at its path, null is absent', (_key, field) => {
 		const wrong = field.type === 'integer' ? 'not a number' : 42;
-		expect(() => parseServiceRecord(setAt(full, field.path, wrong), () => '#1')).toThrow(ServiceResponseError);
+		expect(() => parseServiceRecord(setAt(full, field.path, wrong), () => own('#1'))).toThrow(ServiceResponseError);
 		const error = (() => {
 			try {
-				parseServiceRecord(setAt(full, field.path, wrong), () => '#1');
+				parseServiceRecord(setAt(full, field.path, wrong), () => own('#1'));
 			} catch (caught) {
 				return caught as ServiceResponseError;
 			}
 			return undefined;
 		})();
-		expect(error?.description).toContain(`Field ${field.path.join('.')}:`);
+		expect(error && shown(error).description).toContain(`Field ${field.path.join('.')}:`);
 		if (field.type === 'integer') {
-			expect(() => parseServiceRecord(setAt(full, field.path, 1.5), () => '#1')).toThrow(ServiceResponseError);
+			expect(() => parseServiceRecord(setAt(full, field.path, 1.5), () => own('#1'))).toThrow(ServiceResponseError);
 		}
 		const absent = setAt(full, field.path, null);
-		expect(parseServiceRecord(absent, () => '#1')).toBe(absent);
+		expect(parseServiceRecord(absent, () => own('#1'))).toBe(absent);
 		expect(simplifyServiceRecord(absent)[field.key]).toBeNull();
 	});
 

@@ -11,7 +11,6 @@ import type { ServiceFilters } from '../../../shared/filters';
 import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../../shared/filters';
 import { listServicePages } from '../../../shared/listing';
 import { parameterReader, readSimplify, readSwitch, requirePositiveNumber } from '../../../shared/parameters';
-import { simplifyServiceRecord } from '../../../shared/serviceRecord';
 import { own } from '../../../shared/text';
 import type { RequestLimits } from '../../../shared/transport';
 import { CREDENTIAL_TYPE, openApiSession, readRequestLimits } from '../../../shared/transport';
@@ -99,18 +98,19 @@ async function readListing(
 	let matching = 0;
 	let answerBytes = 2; // "[]"
 	let cutBy: 'limit' | 'size' | undefined;
-	for await (const { records } of listServicePages(session)) {
-		for (const record of records) {
+	// Simplify (for the output or the filters) is made in the pass that checks the records (listing.ts).
+	for await (const { records, services = [] } of listServicePages(session, { simplify: simplify || filtering })) {
+		const output = (simplify ? services : records) as IDataObject[];
+		for (let index = 0; index < output.length; index++) {
 			if (!tool && items.length >= limit) break;
-			const simplified = simplify || filtering ? simplifyServiceRecord(record) : undefined;
-			if (filtering && !matchesServiceFilters(simplified!, filters)) continue;
+			if (filtering && !matchesServiceFilters(services[index], filters)) continue;
 			matching++;
 			if (cutBy !== undefined) continue;
 			if (items.length >= limit) {
 				cutBy = 'limit';
 				continue;
 			}
-			const json = simplify ? simplified : record;
+			const json = output[index];
 			if (tool) {
 				answerBytes += Buffer.byteLength(JSON.stringify(json)) + 1;
 				if (answerBytes > TOOL_ANSWER_MAX_BYTES) {
@@ -118,7 +118,7 @@ async function readListing(
 					continue;
 				}
 			}
-			items.push(json as IDataObject);
+			items.push(json);
 		}
 		if (!tool && items.length >= limit) break;
 	}

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// The record pass of List alone (a microbenchmark): from a parsed page of records to the output
+// items' JSON, as List does it, this checkout against earlier commits in the same processes.
+//
+//   node bench/records.mjs [--against <git ref>]... [--size 100000] [--rounds 5] [--runs 9] [--no-build]
+//
+// Variants, each over the same JSON.parse'd page of generated records of the documented shape
+// (scripts/lib/mock-api/data.cjs), parsed afresh before every timed run (after a full gc()):
+//   raw         checkPageRecords: the record check, nesting bound (from issue 24) and duplicate ids
+//   simplified  the same and Simplify: in one pass where the build can (checkPageRecords' fourth
+//               argument), else the check and then simplifyServiceRecord over the records (before)
+//   raw@<ref>, simplified@<ref>   the same with the dist/ of an earlier commit (bench/refs.mjs)
+// Each round is a fresh process running every variant --runs times, interleaved, the order rotated
+// every run. Figures: milliseconds per page (median of the rounds' medians) and this/ref as a paired
+// ratio (each run over the ref's run of the same rotation, median per round, median of the rounds).
+// It builds this checkout first (tsc -p tsconfig.build.json) unless --no-build. Prints the load average.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { fixed, headerText, median, readLoadavg, root, runJsonChild } from './common.mjs';
+import { prepareRef } from './refs.mjs';
+
+const { values: args } = parseArgs({
+	options: {
+		against: { type: 'string', multiple: true, default: [] },
+		size: { type: 'string', default: '100000' },
+		rounds: { type: 'string', default: '5' },
+		runs: { type: 'string', default: '9' },
+		'no-build': { type: 'boolean', default: false },
+		child: { type: 'string' },
+		help: { type: 'boolean', short: 'h', default: false },
+	},
+});
+if (args.help) {
+	process.stdout.write(headerText(import.meta.url));
+	process.exit(0);
+}
+
+const require = createRequire(import.meta.url);
+
+if (args.child !== undefined) {
+	process.stdout.write(`${JSON.stringify(measure(JSON.parse(args.child)))}\n`);
+	process.exit(0);
+}
+
+/** One round, in this (child) process: { times: { variant: [ms per run] } }. */
+function measure({ roots, size, runs }) {
+	const { generateServices } = require('../scripts/lib/mock-api/data.cjs');
+	const text = JSON.stringify(generateServices(size, 1));
+	const gc = globalThis.gc ?? (() => {});
+	const variants = {};
+	for (const [name, checkout] of Object.entries(roots)) {
+		const suffix = name === 'this' ? '' : `@${name}`;
+		const listing = require(join(checkout, 'dist/nodes/shared/listing.js'));
+		const { simplifyServiceRecord } = require(join(checkout, 'dist/nodes/shared/serviceRecord.js'));
+		const check = (body, services) => listing.checkPageRecords(listing.readListingPage(body), new Map(), 1, services);
+		// A build whose checkPageRecords fills a fourth argument simplifies in the same pass.
+		const probe = [];
+		check(JSON.parse(text.slice(0, text.indexOf('},{"id_service"') + 1) + ']'), probe);
+		const fused = probe.length === 1;
+		variants[`raw${suffix}`] = (body) => check(body);
+		variants[`simplified${suffix}`] = fused
+			? (body) => {
+					const services = [];
+					check(body, services);
+					return services;
+				}
+			: (body) => {
+					const records = check(body);
+					const services = new Array(records.length);
+					for (let i = 0; i < records.length; i++) services[i] = simplifyServiceRecord(records[i]);
+					return services;
+				};
+	}
+	const names = Object.keys(variants);
+	const times = Object.fromEntries(names.map((name) => [name, []]));
+	for (let run = -1; run < runs; run++) {
+		for (let i = 0; i < names.length; i++) {
+			const name = names[(i + Math.max(run, 0)) % names.length];
+			gc();
+			const body = JSON.parse(text);
+			const started = performance.now();
+			const out = variants[name](body);
+			const elapsed = performance.now() - started;
+			if (out.length !== size) throw new Error(`${name}: ${out.length} of ${size}`);
+			if (run >= 0) times[name].push(elapsed); // run -1 warms every variant up
+		}
+	}
+	return { times };
+}
+
+const size = Number(args.size);
+const rounds = Number(args.rounds);
+const runs = Number(args.runs);
+const log = (line = '') => process.stdout.write(`${line}\n`);
+
+if (!args['no-build']) {
+	const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+	if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
+}
+const roots = { this: root };
+for (const ref of args.against) roots[ref] = (await prepareRef(root, ref, (line) => log(line))).dir;
+
+log(`record pass of List, ${size.toLocaleString('en-US')} records, ${rounds} rounds x ${runs} runs; load average at start: ${readLoadavg()}`);
+const perRound = [];
+for (let round = 0; round < rounds; round++) {
+	perRound.push((await runJsonChild(['--expose-gc', join(root, 'bench/records.mjs'), '--child', JSON.stringify({ roots, size, runs })])).times);
+	log(`  round ${round + 1}: load average ${readLoadavg()}`);
+}
+
+const paired = (variant, reference) =>
+	perRound.map((times) => median(times[variant].map((ms, i) => ms / times[reference][i])));
+log('');
+log('variant                 ms (median)   rounds (each a median of runs)');
+for (const variant of Object.keys(perRound[0])) {
+	const medians = perRound.map((times) => median(times[variant]));
+	log(`${variant.padEnd(22)}  ${fixed(median(medians)).padStart(11)}   ${medians.map((ms) => fixed(ms)).join(' ')}`);
+}
+for (const ref of args.against) {
+	log('');
+	for (const kind of ['raw', 'simplified']) {
+		const ratios = paired(kind, `${kind}@${ref}`);
+		log(`${kind} this/${ref}: ${fixed(median(ratios), 2)}  (rounds ${ratios.map((r) => fixed(r, 2)).join(' ')})`);
+	}
+}
+log(`load average at end: ${readLoadavg()}`);
