@@ -61,8 +61,21 @@ export function makeRedactor(secret: unknown, meter: StepMeter = { steps: 0 }): 
 	const automaton = buildAutomaton(patternsOf(key, minRun, meter), meter);
 	// Only a key holding `%` or `\` reads differently as it is and decoded.
 	const readings = key.includes('%') || key.includes('\\') ? [DECODED, LITERAL] : [DECODED];
-	const matcher: Matcher = { automaton, minRun, readings };
+	const matcher: Matcher = { automaton, minRun, readings, ...edgesOf(key) };
 	return (text) => (typeof text === 'string' ? redactWith(text, matcher, meter) : text);
+}
+
+/**
+ * The gaps the key begins or ends with (`+`, as it is trimmed): they give no unit, so no run holds
+ * them; each as the text may write it, nearest to the key first.
+ */
+function edgesOf(key: string): { leading: string[][]; trailing: string[][] } {
+	const chars = [...key];
+	const gap = (char: string): boolean => isGap(char.charCodeAt(0));
+	const first = chars.findIndex((char) => !gap(char));
+	if (first < 0) return { leading: [], trailing: [] };
+	const last = chars.length - 1 - [...chars].reverse().findIndex((char) => !gap(char));
+	return { leading: chars.slice(0, first).reverse().map(spellings), trailing: chars.slice(last + 1).map(spellings) };
 }
 
 // ---- patterns ------------------------------------------------------------------------------------
@@ -406,18 +419,24 @@ interface Spans {
 	ends: number[];
 }
 
-/** What a redactor matches with: its automaton, its shortest run, the readings of a text with escapes. */
+/**
+ * What a redactor matches with: its automaton, its shortest run, the readings of a text with escapes,
+ * and the ways the gaps at the key's edges may be written, nearest first.
+ */
 interface Matcher {
 	automaton: Automaton;
 	minRun: number;
 	readings: Reading[];
+	leading: string[][];
+	trailing: string[][];
 }
 
-function redactWith(text: string, { automaton, minRun, readings }: Matcher, meter: StepMeter): string {
+function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
+	const { automaton, minRun, readings } = matcher;
 	const escapes = text.includes('%') || text.includes('\\');
 	const found = (escapes ? readings : [DECODED]).map((reading) => walk(text, reading, automaton, minRun, meter));
-	const spans = found.reduce(union);
-	meter.steps += spans.starts.length;
+	const spans = widen(text, found.reduce(union), matcher);
+	meter.steps += spans.starts.length * (1 + matcher.leading.length + matcher.trailing.length);
 	let out = '';
 	let position = 0;
 	spans.starts.forEach((start, index) => {
@@ -492,6 +511,40 @@ function walk(text: string, reading: Reading, automaton: Automaton, minRun: numb
 	}
 	meter.steps += steps + unitIndex + reader.steps;
 	return spans;
+}
+
+/** A gap character as a text may hold it: itself, percent-encoded, and `+` for a space. */
+function spellings(char: string): string[] {
+	const encoded = encodeURIComponent(char);
+	return [...new Set([char, encoded, encoded.toLowerCase(), ...(char === ' ' ? ['+'] : [])])];
+}
+
+/** Each span with the gaps the key begins or ends with, where the text has them right next to it. */
+function widen(text: string, spans: Spans, { leading, trailing }: Matcher): Spans {
+	if (leading.length === 0 && trailing.length === 0) return spans;
+	const widened: Spans = { starts: [], ends: [] };
+	spans.starts.forEach((start, index) => {
+		let end = spans.ends[index];
+		for (const ways of trailing) {
+			const way = ways.find((one) => text.startsWith(one, end));
+			if (way === undefined) break;
+			end += way.length;
+		}
+		for (const ways of leading) {
+			const way = ways.find((one) => start >= one.length && text.startsWith(one, start - one.length));
+			if (way === undefined) break;
+			start -= way.length;
+		}
+		const last = widened.ends.length - 1;
+		if (last >= 0 && start <= widened.ends[last]) {
+			widened.starts[last] = Math.min(widened.starts[last], start);
+			widened.ends[last] = Math.max(widened.ends[last], end);
+		} else {
+			widened.starts.push(start);
+			widened.ends.push(end);
+		}
+	});
+	return widened;
 }
 
 /** The spans of both, those that overlap or touch made one. */

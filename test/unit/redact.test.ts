@@ -79,6 +79,13 @@ describe('reading', () => {
 		expect(makeRedactor('é-abcdefgh')('xx ĩ-abcdefgh yy')).toBe(`xx ĩ${REDACTED} yy`);
 	});
 
+	test('the `+` a key begins or ends with goes too, however the text writes it', () => {
+		const own = makeRedactor('++sk-live-0123456789+');
+		for (const form of ['++sk-live-0123456789+', encodeURIComponent('++sk-live-0123456789+'), '%2b+sk-live-0123456789%2b']) {
+			expect(own(`("${form}") a + b`)).toBe(`("${REDACTED}") a + b`);
+		}
+	});
+
 	test('runs of the key that touch, or lie only gaps apart, become one marker', () => {
 		expect(redact(`${KEY}${KEY} ${KEY}`)).toBe(REDACTED);
 	});
