@@ -12,18 +12,9 @@ import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, own, render, text } from 
  * Both are Text (text.ts): the node's own wording with marked foreign parts, rendered only there.
  */
 export interface ErrorText {
-	message: Wording;
-	description: Wording;
+	message: Text;
+	description: Text;
 }
-
-/**
- * TRANSITIONAL (issue 23, while the texts move to text.ts): a plain string is still accepted and is
- * redacted whole, as before. Removed once every text is a Text.
- */
-type Wording = Text | string;
-const hasSlots = (value: string) => /[\uE000-\uE002]/.test(value);
-const asText = (value: Wording, redact: Redact, max: number): string =>
-	hasSlots(value) ? render(value as Text, redact, max) : render(foreign(value, max), redact, max);
 
 /**
  * A failure the user can act on, raised by pure code (no n8n context there); `description` says how
@@ -34,20 +25,20 @@ const asText = (value: Wording, redact: Redact, max: number): string =>
 export class DescribedError extends Error {
 	readonly text: ErrorText;
 
-	constructor(message: Wording, description: Wording) {
-		super(elide(message as Text));
+	constructor(message: Text, description: Text) {
+		super(elide(message));
 		this.name = new.target.name;
 		this.text = { message, description };
 	}
 
 	/** The fix, with foreign parts left out (as `message`). */
 	get description(): string {
-		return elide(this.text.description as Text);
+		return elide(this.text.description);
 	}
 
 	/** Adds to the fix (e.g. how often the request was retried). */
-	addToDescription(more: Wording): void {
-		(this as { text: ErrorText }).text = { ...this.text, description: (this.text.description + more) as Text };
+	addToDescription(more: Text): void {
+		(this as { text: ErrorText }).text = { ...this.text, description: text`${this.text.description}${more}` };
 	}
 }
 
@@ -58,7 +49,7 @@ export const RETRY_HINT_LOWER = own('try again later, or turn on "Retry On Fail"
 /** A failure carrying the HTTP status it came with: becomes a NodeApiError with `httpCode`. */
 export class HttpStatusError extends DescribedError {
 	constructor(
-		text: { message: Wording; description: Wording },
+		text: ErrorText,
 		readonly httpCode: number,
 	) {
 		super(text.message, text.description);
@@ -120,8 +111,8 @@ export function toNodeError(
 		return error;
 	}
 	if (error instanceof DescribedError) {
-		const message = asText(error.text.message, redact, MESSAGE_MAX);
-		const description = asText(error.text.description, redact, DESCRIPTION_MAX);
+		const message = render(error.text.message, redact, MESSAGE_MAX);
+		const description = render(error.text.description, redact, DESCRIPTION_MAX);
 		const status = httpCode ?? (error instanceof HttpStatusError ? error.httpCode : undefined);
 		const nodeError =
 			status === undefined

@@ -6,8 +6,3 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 	const prototype = Object.getPrototypeOf(value);
 	return prototype === Object.prototype || prototype === null;
 }
-
-/** Shortens a text for a message: at most `max` characters, with "..." when cut. */
-export function clip(text: string, max = 60): string {
-	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
-}

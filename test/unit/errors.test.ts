@@ -1,4 +1,6 @@
-import { own } from '../../nodes/shared/text';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { foreign, own, text } from '../../nodes/shared/text';
 import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/errors';
 import { shownText } from '../harness/text';
 import { describeHttpStatus, describeRedirect } from '../../nodes/shared/httpErrors';
@@ -160,16 +162,32 @@ describe('Retry-After is read as RFC 9110 says, capped, and never shown as nonse
 describe('toNodeError: the one way our errors become n8n errors', () => {
 	const node = { id: 'n', name: 'Services', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 	const redact = makeRedactor('sk-secret-0123456789');
-	test('a DescribedError keeps its text (even with a Node error code inside), is redacted and carries itemIndex', () => {
-		const error = toNodeError(node, new DescribedError('Host deepermind sk-secret-0123456789', 'fix sk-secret-0123456789'), { itemIndex: 3, redact });
+	test('a DescribedError keeps its wording (even with a Node error code inside), its foreign parts redacted, and carries itemIndex', () => {
+		const described = new DescribedError(text`Host deepermind ${foreign('sk-secret-0123456789')}`, text`fix ${foreign('x sk-secret-0123456789')}`);
+		// The Error's own message leaves the foreign part out: nothing foreign can escape through it.
+		expect(described.message).toBe('Host deepermind …');
+		const error = toNodeError(node, described, { itemIndex: 3, redact });
 		expect(error.name).toBe('NodeOperationError');
 		expect(error.message).toBe('Host deepermind [redacted]');
-		expect(error.description).toBe('fix [redacted]');
+		expect(error.description).toBe('fix x [redacted]');
 		expect(error.context.itemIndex).toBe(3);
 	});
+	test('the wording is never redacted, even where it reads like the key', () => {
+		const error = toNodeError(node, new DescribedError(own('Check sk-secret-0123456789'), own('d')), { itemIndex: 0, redact });
+		expect(error.message).toBe('Check sk-secret-0123456789');
+	});
 	test('with an HTTP status it is a NodeApiError with httpCode', () => {
-		const error = toNodeError(node, new DescribedError('m', 'd'), { itemIndex: 0, redact, httpCode: 503 });
+		const error = toNodeError(node, new DescribedError(own('m'), own('d')), { itemIndex: 0, redact, httpCode: 503 });
 		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '503', message: 'm', description: 'd' });
+	});
+	test('an n8n error from elsewhere is foreign text whole: redacted and bounded; one this function built passes as it is', () => {
+		const outside = new NodeOperationError(node, `n8n says ${'x'.repeat(1000)} sk-secret-0123456789`, { description: 'sk-secret-0123456789' });
+		const error = toNodeError(node, outside, { itemIndex: 2, redact });
+		expect(error.message.length).toBeLessThanOrEqual(300);
+		expect(error.message).toMatch(/^n8n says x+…$/);
+		expect(error.description).toBe('[redacted]');
+		const again = toNodeError(node, error, { itemIndex: 2, redact: (value) => `changed ${value}` });
+		expect(again.message).toBe(error.message);
 	});
 	test('a bug (plain Error) becomes a NodeOperationError with its redacted message', () => {
 		const error = toNodeError(node, new TypeError('x sk-secret-0123456789'), { itemIndex: 1, redact });
