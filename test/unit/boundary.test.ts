@@ -73,6 +73,8 @@ describe('the exits', () => {
 const ALLOWED_CUTS: Array<{ file: string; line: string; why: string }> = [
 	{ file: 'nodes/shared/serviceRecord.ts', line: 'for (const key of field.path.slice(0, -1)) {', why: 'an array: a field path without its last key' },
 	{ file: 'nodes/shared/redact.ts', line: '', why: 'the key itself, to build what is redacted: no text is shown from it' },
+	{ file: 'nodes/shared/listingPage.ts', line: 'keys.slice(0, 10).map(', why: 'an array: the first ten keys of an answer, each then quoted with foreign()' },
+	{ file: 'nodes/shared/retryAfter.ts', line: 'match.slice(', why: "an array: a date's hour, minute and second groups of a regular-expression match" },
 ];
 
 describe('only render() cuts text', () => {
@@ -93,7 +95,7 @@ describe('only render() cuts text', () => {
 		const misuse = files.flatMap(({ file, source }) =>
 			code(source)
 				.split('\n')
-				.filter((line) => /\bown\(\s*(?![')"]|$)|\bown\(\s*`|\bown\(\s*'[^']*'\s*\+/.test(line) || (file !== 'nodes/shared/text.ts' && /\bas Text\b/.test(line)))
+				.filter((line) => file !== 'nodes/shared/text.ts' && (/\bown\(\s*(?![')"]|$)|\bown\(\s*`|\bown\(\s*'[^']*'\s*\+/.test(line) || /\bas Text\b/.test(line)))
 				.map((line) => `${file}: ${line.trim()}`),
 		);
 		expect(misuse).toEqual([]);

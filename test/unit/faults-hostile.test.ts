@@ -410,7 +410,7 @@ describe('the key: trimmed, checked, and in no text in any form', () => {
 			res.end(JSON.stringify({ message: `${'x'.repeat(190)} ${KEY}` }));
 		});
 		const result = await run(server.origin);
-		expect(result.error?.description).toContain(`The platform said: "${'x'.repeat(190)} [redac...".`);
+		expect(result.error?.description).toContain(`The platform said: "${'x'.repeat(190)} [redacted]".`);
 		expect(result.serialized).not.toContain(KEY.slice(0, 6));
 	});
 

@@ -39,14 +39,17 @@ async function runAgainst(handlers: Handler[], apiKey = KEY): Promise<NodeRunRes
 }
 
 /** What the user sees of a failed run: its message and description, checked for bounds, markers and the key. */
-function shownError(result: NodeRunResult, key = KEY): { message: string; description: string } {
+function shownError(result: NodeRunResult, key = KEY, ours: string[] = []): { message: string; description: string } {
 	expect(result.error).toBeDefined();
 	const message = String(result.error!.message);
 	const description = String(result.error!.description ?? '');
 	expect(message.length).toBeLessThanOrEqual(MESSAGE_MAX);
 	expect(description.length).toBeLessThanOrEqual(DESCRIPTION_MAX);
 	expect(result.serialized).not.toMatch(/[\uE000-\uE002]/);
-	expect(leakedWindows(result.serialized, key)).toEqual([]);
+	// `ours`: texts of the node and the test (its wording, the node's id and type) that may share 8
+	// characters with a key chosen to look like them; they are not leaks.
+	const seen = ours.reduce((all, part) => all.replaceAll(part, ''), result.serialized);
+	expect(leakedWindows(seen, key)).toEqual([]);
 	expect(result.error!.context).toMatchObject({ itemIndex: 0 });
 	return { message, description };
 }
@@ -100,8 +103,12 @@ describe("4. the node's own wording is never redacted", () => {
 	test('a key that starts like a word of the message ("services-...") leaves the message whole', async () => {
 		const key = 'services-list-key-0a9b8c7d6e';
 		const result = await runAgainst([json({ message: 'not here' }, 404)], key);
-		const { message, description } = shownError(result, key);
+		const { message, description } = shownError(result, key, ['list services', 'services-node', 'platform.services']);
 		expect(message).toBe('The platform found nothing at the address used to list services (HTTP 404)');
+		// Foreign text is redacted wherever it holds 8 characters in a row of the key, even by chance:
+		// here the URL's path.
+		expect(description).toContain('the node requested http://127.0.0.1');
+		expect(description).toContain('/v2026/[redacted]');
 		expect(description).toMatch(/^Check the Base URL in the Service Platform API credential: it must be the API's base address/);
 		expect(description).toMatch(/The platform said: "not here"\.$/);
 	});
