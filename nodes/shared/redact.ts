@@ -23,9 +23,15 @@
  * Matching: every run of 8 or more consecutive units of a reading that is a SUBSTRING of a pattern (a
  * text cut at either end still holds a window of the key) is replaced, over the text it came from, by
  * REDACTED; runs that overlap or touch become one. A character only partly in a run (it shares a byte
- * with the key, such as a UTF-8 lead byte) is kept. A key of 4 to 7 units (8 characters or more, most
- * of them gaps, such as `a b c d e`) lowers the run to its own length, for all its patterns; a key of
- * fewer units is found only in base64 (so few characters are no secret, and would wreck words).
+ * with the key, such as a UTF-8 lead byte) is kept. The `+` a key begins or ends with gives no unit:
+ * where the text has it (or `%2B`) right next to a span, it goes with the span. A key of 4 to 7 units
+ * (8 characters or more, most of them gaps, such as `a b c d e`) lowers the run to its own length, for
+ * all its patterns; a key of fewer units is found only in base64 (so few characters are no secret,
+ * and would wreck ordinary words).
+ *
+ * Cost. The automaton's table has a row per state (at most twice the patterns' units, about 25 per
+ * byte of the key) and a column per distinct unit in them: some hundred KB for a key of 40 characters,
+ * built in about a millisecond, once per redactor.
  *
  * Linear time, whatever the text; no regular expression runs over it. The reader looks at a character
  * a bounded number of times (an escape that fails is read again as plain characters). The runs come
@@ -53,16 +59,25 @@ export interface StepMeter {
 	steps: number;
 }
 
+/** A redactor is made for each item's session; its automaton only when it first has a text to redact. */
 export function makeRedactor(secret: unknown, meter: StepMeter = { steps: 0 }): Redact {
 	const key = typeof secret === 'string' ? secret.trim() : '';
 	if ([...key].length < MIN_KEY_LENGTH) return (text) => text;
+	let matcher: Matcher | undefined;
+	return (text) => {
+		if (typeof text !== 'string') return text;
+		matcher ??= matcherOf(key, meter);
+		return redactWith(text, matcher, meter);
+	};
+}
+
+function matcherOf(key: string, meter: StepMeter): Matcher {
 	const plain = unitsOf(key, meter).length;
 	const minRun = plain >= MIN_PLAIN && plain < MIN_RUN ? plain : MIN_RUN;
 	const automaton = buildAutomaton(patternsOf(key, minRun, meter), meter);
-	// Only a key holding `%` or `\` reads differently as it is and decoded.
+	// Only a key holding `%` or `\\` reads differently as it is and decoded.
 	const readings = key.includes('%') || key.includes('\\') ? [DECODED, LITERAL] : [DECODED];
-	const matcher: Matcher = { automaton, minRun, readings, ...edgesOf(key) };
-	return (text) => (typeof text === 'string' ? redactWith(text, matcher, meter) : text);
+	return { automaton, minRun, readings, ...edgesOf(key) };
 }
 
 /**
@@ -99,17 +114,18 @@ function unitsOf(text: string, meter: StepMeter): number[] {
 }
 
 /**
- * The base64 of the key alone (with its padding), and the part of base64(x + key + y) that depends on
- * the key alone for each of the three byte alignments it can start at; each also URL-safe.
+ * The base64 of the key alone (with its padding), and, where the key starts 1 or 2 bytes into a group
+ * of 3, the part of base64(x + key + y) that depends on the key alone (at a group's start that part
+ * is the start of the key's own base64); each also URL-safe.
  */
 function base64Forms(key: string): string[] {
 	const bytes = Buffer.from(key, 'utf8');
 	const forms = [bytes.toString('base64')];
-	for (let offset = 0; offset < 3; offset++) {
+	for (let offset = 1; offset < 3; offset++) {
 		const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
 		const encoded = padded.toString('base64').replace(/=+$/, '');
 		// Characters mixing in the unknown bytes before (offset 1: 2 characters, offset 2: 3) ...
-		const start = offset === 0 ? 0 : offset + 1;
+		const start = offset + 1;
 		// ... and after the key: a final partial group depends on the next byte.
 		const trailing = padded.length % 3 === 0 ? 0 : 1;
 		forms.push(encoded.slice(start, encoded.length - trailing));
