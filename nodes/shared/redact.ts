@@ -75,7 +75,7 @@ function matcherOf(key: string, meter: StepMeter): Matcher {
 	const plain = unitsOf(key, meter).length;
 	const minRun = plain >= MIN_PLAIN && plain < MIN_RUN ? plain : MIN_RUN;
 	const automaton = buildAutomaton(patternsOf(key, minRun, meter), meter);
-	// Only a key holding `%` or `\\` reads differently as it is and decoded.
+	// Only a key holding `%` or `\` reads differently as it is and decoded.
 	const literally = key.includes('%') || key.includes('\\');
 	return { automaton, minRun, literally, ...edgesOf(key) };
 }
@@ -158,7 +158,7 @@ function isGap(code: number): boolean {
 	);
 }
 
-/** Whether the character after a `%` or `\\` may continue an escape (else the `%` or `\\` is itself). */
+/** Whether the character after a `%` or `\` may continue an escape (else the `%` or `\` is itself). */
 function mayFollow(code: number, after: number): boolean {
 	if (isGap(after)) return true;
 	return code === PERCENT ? hexValue(after) >= 0 : after === LETTER_U || (after < 0x80 && ESCAPED[after] >= 0);
@@ -514,7 +514,7 @@ function walk(text: string, reading: Reading, automaton: Automaton, minRun: numb
 	for (let position = 0; position < text.length; steps++) {
 		const code = text.charCodeAt(position);
 		let unit = code < 0x80 ? reading[code] : ESCAPE;
-		// A `%` or `\\` that begins no escape (what follows cannot continue one) is itself.
+		// A `%` or `\` that begins no escape (what follows cannot continue one) is itself.
 		if (unit === ESCAPE && code < 0x80 && !mayFollow(code, text.charCodeAt(position + 1))) unit = code;
 		if (unit === GAP) position++;
 		else if (unit >= 0) {
