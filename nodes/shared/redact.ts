@@ -11,10 +11,10 @@
  * `\uXXXX` (a surrogate pair of them is one character) are their character; gaps may lie anywhere
  * inside and between them (`%4 1` is `A`: a line wrapped inside an escape). So the key, with
  * whitespace put anywhere, percent-encoded (`+` or `%20` for a space), `\u`-escaped, in another case,
- * reads as the same units. When the key holds a `%` or `\`, a text holding one is also read LITERALLY
- * (no escapes): such a key, echoed as it is or JSON-escaped, may hold a `%41` or `\n` of its own that
- * decoding would change (and may be cut inside one). Each reading is walked on its own; what either
- * finds is redacted.
+ * reads as the same units. When the key holds a `%` or `\`, a text in which that reading took an
+ * escape is also read LITERALLY (no escapes): such a key, echoed as it is or JSON-escaped, may hold a
+ * `%41` or `\n` of its own that decoding changes (and may be cut inside one). Each reading is walked
+ * on its own; what either finds is redacted.
  *
  * Patterns: the units of the trimmed key, of the key JSON-escaped, and of the base64 (standard and
  * URL-safe) of its UTF-8 bytes: whole, and at each of the 3 byte alignments only the characters that
@@ -23,9 +23,15 @@
  * Matching: every run of 8 or more consecutive units of a reading that is a SUBSTRING of a pattern (a
  * text cut at either end still holds a window of the key) is replaced, over the text it came from, by
  * REDACTED; runs that overlap or touch become one. A character only partly in a run (it shares a byte
- * with the key, such as a UTF-8 lead byte) is kept. A key of 4 to 7 units (8 characters or more, most
- * of them gaps, such as `a b c d e`) lowers the run to its own length, for all its patterns; a key of
- * fewer units is found only in base64 (so few characters are no secret, and would wreck words).
+ * with the key, such as a UTF-8 lead byte) is kept. The `+` a key begins or ends with gives no unit:
+ * where the text has it (or `%2B`) right next to a span, it goes with the span. A key of 4 to 7 units
+ * (8 characters or more, most of them gaps, such as `a b c d e`) lowers the run to its own length, for
+ * all its patterns; a key of fewer units is found only in base64 (so few characters are no secret,
+ * and would wreck ordinary words).
+ *
+ * Cost. The automaton's table has a row per state (at most twice the patterns' units, about 25 per
+ * byte of the key) and a column per distinct unit in them: some hundred KB for a key of 40 characters,
+ * built in about a millisecond, once per redactor.
  *
  * Linear time, whatever the text; no regular expression runs over it. The reader looks at a character
  * a bounded number of times (an escape that fails is read again as plain characters). The runs come
@@ -53,16 +59,25 @@ export interface StepMeter {
 	steps: number;
 }
 
+/** A redactor is made for each item's session; its automaton only when it first has a text to redact. */
 export function makeRedactor(secret: unknown, meter: StepMeter = { steps: 0 }): Redact {
 	const key = typeof secret === 'string' ? secret.trim() : '';
 	if ([...key].length < MIN_KEY_LENGTH) return (text) => text;
+	let matcher: Matcher | undefined;
+	return (text) => {
+		if (typeof text !== 'string') return text;
+		matcher ??= matcherOf(key, meter);
+		return redactWith(text, matcher, meter);
+	};
+}
+
+function matcherOf(key: string, meter: StepMeter): Matcher {
 	const plain = unitsOf(key, meter).length;
 	const minRun = plain >= MIN_PLAIN && plain < MIN_RUN ? plain : MIN_RUN;
 	const automaton = buildAutomaton(patternsOf(key, minRun, meter), meter);
 	// Only a key holding `%` or `\` reads differently as it is and decoded.
-	const readings = key.includes('%') || key.includes('\\') ? [DECODED, LITERAL] : [DECODED];
-	const matcher: Matcher = { automaton, minRun, readings, ...edgesOf(key) };
-	return (text) => (typeof text === 'string' ? redactWith(text, matcher, meter) : text);
+	const literally = key.includes('%') || key.includes('\\');
+	return { automaton, minRun, literally, ...edgesOf(key) };
 }
 
 /**
@@ -99,17 +114,18 @@ function unitsOf(text: string, meter: StepMeter): number[] {
 }
 
 /**
- * The base64 of the key alone (with its padding), and the part of base64(x + key + y) that depends on
- * the key alone for each of the three byte alignments it can start at; each also URL-safe.
+ * The base64 of the key alone (with its padding), and, where the key starts 1 or 2 bytes into a group
+ * of 3, the part of base64(x + key + y) that depends on the key alone (at a group's start that part
+ * is the start of the key's own base64); each also URL-safe.
  */
 function base64Forms(key: string): string[] {
 	const bytes = Buffer.from(key, 'utf8');
 	const forms = [bytes.toString('base64')];
-	for (let offset = 0; offset < 3; offset++) {
+	for (let offset = 1; offset < 3; offset++) {
 		const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
 		const encoded = padded.toString('base64').replace(/=+$/, '');
 		// Characters mixing in the unknown bytes before (offset 1: 2 characters, offset 2: 3) ...
-		const start = offset === 0 ? 0 : offset + 1;
+		const start = offset + 1;
 		// ... and after the key: a final partial group depends on the next byte.
 		const trailing = padded.length % 3 === 0 ? 0 : 1;
 		forms.push(encoded.slice(start, encoded.length - trailing));
@@ -140,6 +156,12 @@ function isGap(code: number): boolean {
 		code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
 		code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
 	);
+}
+
+/** Whether the character after a `%` or `\` may continue an escape (else the `%` or `\` is itself). */
+function mayFollow(code: number, after: number): boolean {
+	if (isGap(after)) return true;
+	return code === PERCENT ? hexValue(after) >= 0 : after === LETTER_U || (after < 0x80 && ESCAPED[after] >= 0);
 }
 
 function hexValue(code: number): number {
@@ -208,6 +230,8 @@ class Reader {
 	end = 0;
 	/** Characters looked at past the first of a piece (an escape that fails is read again as characters). */
 	steps = 0;
+	/** Escapes taken. */
+	escapes = 0;
 	/** Where the last hex number read ended. */
 	private after = 0;
 
@@ -218,7 +242,8 @@ class Reader {
 
 	piece(position: number, code: number): void {
 		if (code >= 0x80 || this.reading[code] !== ESCAPE) this.character(position, code);
-		else if (!(code === PERCENT ? this.percent(position) : this.backslash(position))) {
+		else if (code === PERCENT ? this.percent(position) : this.backslash(position)) this.escapes++;
+		else {
 			// Not an escape after all: the `%` or `\` itself.
 			this.units[0] = code;
 			this.count = 1;
@@ -420,22 +445,23 @@ interface Spans {
 }
 
 /**
- * What a redactor matches with: its automaton, its shortest run, the readings of a text with escapes,
- * and the ways the gaps at the key's edges may be written, nearest first.
+ * What a redactor matches with: its automaton, its shortest run, whether texts are also read
+ * literally, and the ways the gaps at the key's edges may be written, nearest first.
  */
 interface Matcher {
 	automaton: Automaton;
 	minRun: number;
-	readings: Reading[];
+	literally: boolean;
 	leading: string[][];
 	trailing: string[][];
 }
 
 function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
-	const { automaton, minRun, readings } = matcher;
-	const escapes = text.includes('%') || text.includes('\\');
-	const found = (escapes ? readings : [DECODED]).map((reading) => walk(text, reading, automaton, minRun, meter));
-	const spans = widen(text, found.reduce(union), matcher);
+	const { automaton, minRun, literally } = matcher;
+	const decoded = walk(text, DECODED, automaton, minRun, meter);
+	// Where the decoding reading took no escape, the literal one reads the same units.
+	const found = literally && decoded.escapes > 0 ? union(decoded, walk(text, LITERAL, automaton, minRun, meter)) : decoded;
+	const spans = widen(text, found, matcher);
 	meter.steps += spans.starts.length * (1 + matcher.leading.length + matcher.trailing.length);
 	let out = '';
 	let position = 0;
@@ -451,8 +477,8 @@ function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
  * (a run is at most one unit longer than the one before it), so each either joins the last span or
  * starts a new one.
  */
-function walk(text: string, reading: Reading, automaton: Automaton, minRun: number, meter: StepMeter): Spans {
-	const spans: Spans = { starts: [], ends: [] };
+function walk(text: string, reading: Reading, automaton: Automaton, minRun: number, meter: StepMeter): Spans & { escapes: number } {
+	const spans = { starts: [] as number[], ends: [] as number[], escapes: 0 };
 	const reader = new Reader(text, reading);
 	// Where a run beginning at each of the last 256 units begins in the text. Runs reach back at most
 	// RUN_CAP units: a run counted as RUN_CAP was marked from its true start while it grew.
@@ -487,7 +513,9 @@ function walk(text: string, reading: Reading, automaton: Automaton, minRun: numb
 	};
 	for (let position = 0; position < text.length; steps++) {
 		const code = text.charCodeAt(position);
-		const unit = code < 0x80 ? reading[code] : ESCAPE;
+		let unit = code < 0x80 ? reading[code] : ESCAPE;
+		// A `%` or `\` that begins no escape (what follows cannot continue one) is itself.
+		if (unit === ESCAPE && code < 0x80 && !mayFollow(code, text.charCodeAt(position + 1))) unit = code;
 		if (unit === GAP) position++;
 		else if (unit >= 0) {
 			// Plain ASCII, most characters: one unit.
@@ -497,21 +525,26 @@ function walk(text: string, reading: Reading, automaton: Automaton, minRun: numb
 			position++;
 			unitIndex++;
 		} else {
-			reader.piece(position, code);
-			const { units, count, end } = reader;
+			// A character of the Basic Multilingual Plane from its table, anything else by the reader.
+			const packed = code >= 0x80 && (code < 0xd800 || code > 0xdfff) ? unitsOfBmp(code) : -1;
+			if (packed < 0) reader.piece(position, code);
+			const count = packed < 0 ? reader.count : packed >>> 24;
+			const end = packed < 0 ? reader.end : position + 1;
 			for (let index = 0; index < count; index++, unitIndex++) {
 				// A piece only partly in a run (a UTF-8 byte of a character, say) is kept: a run
 				// beginning inside it begins after it, one ending inside it ends before it.
 				begins[unitIndex & 255] = index === 0 ? position : end;
-				move(units[index]);
+				move(packed < 0 ? reader.units[index] : (packed >> (16 - 8 * index)) & 0xff);
 				if (run >= minRun) mark(index === count - 1 ? end : position);
 			}
 			position = end;
 		}
 	}
 	meter.steps += steps + unitIndex + reader.steps;
+	spans.escapes = reader.escapes;
 	return spans;
 }
+
 
 /** A gap character as a text may hold it: itself, percent-encoded, and `+` for a space. */
 function spellings(char: string): string[] {

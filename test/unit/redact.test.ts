@@ -124,6 +124,14 @@ describe('hostile texts of issue 23 (the first redactor took 6 to 8 s of CPU ove
 		expect(spaced(`${hostile}Bearer   sk-live-PROPERTY\n3e8b1f0c9a27d456`)).toBe(`${hostile}${REDACTED}`);
 	});
 
+	test('a redactor costs nothing until it has a text: each item\'s session makes one', () => {
+		const meter = { steps: 0 };
+		const own = makeRedactor(KEY, meter);
+		expect(meter.steps).toBe(0);
+		expect(own(KEY)).toBe(REDACTED);
+		expect(meter.steps).toBeGreaterThan(0);
+	});
+
 	test('not a string: returned as it is', () => {
 		expect(redact(undefined as unknown as string)).toBeUndefined();
 	});
