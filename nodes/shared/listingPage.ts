@@ -210,7 +210,6 @@ export function checkPageRecords(
 	pageNumber = 1,
 	simplified?: SimplifiedService[],
 ): ServiceRecord[] {
-	const records: ServiceRecord[] = new Array(page.items.length);
 	// One label function per page, not per record: it is only called for a record that fails.
 	// TRANSITIONAL (issue 23): labelOf gives a plain string that may quote a key of the answer; once it
 	// gives a Text, pass it as it is. PROVIDER_HINT is the node's own wording, still a plain string.
@@ -238,9 +237,9 @@ export function checkPageRecords(
 			);
 		}
 		seen.set(id, pageNumber);
-		records[index] = item as ServiceRecord;
 	}
-	return records;
+	// Every item is a checked record, the very object the API sent: the page's own array, not a copy.
+	return page.items as ServiceRecord[];
 }
 
 /** The checked records of one answer on its own (no paging): what a one-page listing gives. */
