@@ -102,11 +102,12 @@ export async function* listServicePages(
 		fetched.add(target);
 		const response = await session.get(target, { action: LIST_ACTION });
 		let records: ServiceRecord[];
-		const services: SimplifiedService[] | undefined = simplify ? [] : undefined;
+		let services: SimplifiedService[] | undefined;
 		let next: string | undefined;
 		try {
 			fetched.add(response.url);
 			const page = readListingPage(response.body, { linkHeader: response.headers.link, page: pageNumber });
+			if (simplify) services = new Array<SimplifiedService>(page.items.length);
 			records = checkPageRecords(page, seen, pageNumber, services);
 			if (page.next) {
 				next = nextPageUrl(page.next, { answeredUrl: response.url, baseUrl: session.baseUrl, fetched, pagesRead: pageNumber });
