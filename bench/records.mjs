@@ -11,8 +11,9 @@
 //               argument), else the check and then simplifyServiceRecord over the records (before)
 //   raw@<ref>, simplified@<ref>   the same with the dist/ of an earlier commit (bench/refs.mjs)
 // Each round is a fresh process running every variant --runs times, interleaved, the order rotated
-// every run. Figures: milliseconds per page (median of the rounds' medians) and this/ref as a paired
-// ratio (each run over the ref's run of the same rotation, median per round, median of the rounds).
+// every run. Figures: milliseconds per page, wall and CPU time (process.cpuUsage: less moved by other
+// processes on a shared machine), median of the rounds' medians; this/ref as a paired ratio (each run
+// over the ref's run of the same rotation, median per round, median of the rounds).
 // It builds this checkout first (tsc -p tsconfig.build.json) unless --no-build. Prints the load average.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -57,13 +58,14 @@ function measure({ roots, size, runs }) {
 		const { simplifyServiceRecord } = require(join(checkout, 'dist/nodes/shared/serviceRecord.js'));
 		const check = (body, services) => listing.checkPageRecords(listing.readListingPage(body), new Map(), 1, services);
 		// A build whose checkPageRecords fills a fourth argument simplifies in the same pass.
-		const probe = [];
+		const probe = [undefined];
 		check(JSON.parse(text.slice(0, text.indexOf('},{"id_service"') + 1) + ']'), probe);
-		const fused = probe.length === 1;
+		const fused = probe[0] !== undefined;
 		variants[`raw${suffix}`] = (body) => check(body);
 		variants[`simplified${suffix}`] = fused
 			? (body) => {
-					const services = [];
+					// As listing.ts: an array of the page's length, filled by checkPageRecords.
+					const services = new Array(body.length);
 					check(body, services);
 					return services;
 				}
@@ -76,19 +78,26 @@ function measure({ roots, size, runs }) {
 	}
 	const names = Object.keys(variants);
 	const times = Object.fromEntries(names.map((name) => [name, []]));
+	const cpu = Object.fromEntries(names.map((name) => [name, []]));
 	for (let run = -1; run < runs; run++) {
 		for (let i = 0; i < names.length; i++) {
 			const name = names[(i + Math.max(run, 0)) % names.length];
 			gc();
 			const body = JSON.parse(text);
+			const cpuBefore = process.cpuUsage();
 			const started = performance.now();
 			const out = variants[name](body);
 			const elapsed = performance.now() - started;
+			const used = process.cpuUsage(cpuBefore);
 			if (out.length !== size) throw new Error(`${name}: ${out.length} of ${size}`);
-			if (run >= 0) times[name].push(elapsed); // run -1 warms every variant up
+			// Run -1 warms every variant up.
+			if (run >= 0) {
+				times[name].push(elapsed);
+				cpu[name].push((used.user + used.system) / 1000);
+			}
 		}
 	}
-	return { times };
+	return { times, cpu };
 }
 
 const size = Number(args.size);
@@ -106,23 +115,28 @@ for (const ref of args.against) roots[ref] = (await prepareRef(root, ref, (line)
 log(`record pass of List, ${size.toLocaleString('en-US')} records, ${rounds} rounds x ${runs} runs; load average at start: ${readLoadavg()}`);
 const perRound = [];
 for (let round = 0; round < rounds; round++) {
-	perRound.push((await runJsonChild(['--expose-gc', join(root, 'bench/records.mjs'), '--child', JSON.stringify({ roots, size, runs })])).times);
+	perRound.push(await runJsonChild(['--expose-gc', join(root, 'bench/records.mjs'), '--child', JSON.stringify({ roots, size, runs })]));
 	log(`  round ${round + 1}: load average ${readLoadavg()}`);
 }
 
-const paired = (variant, reference) =>
-	perRound.map((times) => median(times[variant].map((ms, i) => ms / times[reference][i])));
+// Each run over its reference's run of the same rotation, median per round.
+const paired = (variant, reference, clock) =>
+	perRound.map((round) => median(round[clock][variant].map((ms, i) => ms / round[clock][reference][i])));
 log('');
-log('variant                 ms (median)   rounds (each a median of runs)');
-for (const variant of Object.keys(perRound[0])) {
-	const medians = perRound.map((times) => median(times[variant]));
-	log(`${variant.padEnd(22)}  ${fixed(median(medians)).padStart(11)}   ${medians.map((ms) => fixed(ms)).join(' ')}`);
+log('variant                 wall ms   rounds (each a median of runs)        CPU ms   rounds');
+for (const variant of Object.keys(perRound[0].times)) {
+	const walls = perRound.map((round) => median(round.times[variant]));
+	const cpus = perRound.map((round) => median(round.cpu[variant]));
+	const cells = (values) => values.map((ms) => fixed(ms)).join(' ');
+	log(`${variant.padEnd(22)}  ${fixed(median(walls)).padStart(7)}   ${cells(walls).padEnd(36)}  ${fixed(median(cpus)).padStart(6)}   ${cells(cpus)}`);
 }
 for (const ref of args.against) {
 	log('');
 	for (const kind of ['raw', 'simplified']) {
-		const ratios = paired(kind, `${kind}@${ref}`);
-		log(`${kind} this/${ref}: ${fixed(median(ratios), 2)}  (rounds ${ratios.map((r) => fixed(r, 2)).join(' ')})`);
+		for (const clock of ['times', 'cpu']) {
+			const ratios = paired(kind, `${kind}@${ref}`, clock);
+			log(`${kind} this/${ref}, ${clock === 'times' ? 'wall' : 'CPU'} time: ${fixed(median(ratios), 2)}  (rounds ${ratios.map((r) => fixed(r, 2)).join(' ')})`);
+		}
 	}
 }
 log(`load average at end: ${readLoadavg()}`);

@@ -105,11 +105,12 @@ export async function* listServicePages(
 		fetched.add(target);
 		const response = await session.get(target, { action: LIST_ACTION });
 		let records: ServiceRecord[];
-		const services: SimplifiedService[] | undefined = simplify ? [] : undefined;
+		let services: SimplifiedService[] | undefined;
 		let next: string | undefined;
 		try {
 			fetched.add(response.url);
 			const page = readListingPage(response.body, { headers: response.headers, page: pageNumber });
+			if (simplify) services = new Array<SimplifiedService>(page.items.length);
 			records = checkPageRecords(page, seen, pageNumber, services);
 			if (page.signals.total !== undefined) stated = { ...page.signals.total, page: pageNumber };
 			if (page.next) {

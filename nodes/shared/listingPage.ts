@@ -217,7 +217,6 @@ export function checkPageRecords(
 	pageNumber = 1,
 	simplified?: SimplifiedService[],
 ): ServiceRecord[] {
-	const records: ServiceRecord[] = new Array(page.items.length);
 	// One label function per page, not per record: it is only called for a record that fails.
 	let index = 0;
 	const label = () => page.labelOf(index);
@@ -241,9 +240,9 @@ export function checkPageRecords(
 			);
 		}
 		seen.set(id, pageNumber);
-		records[index] = item as ServiceRecord;
 	}
-	return records;
+	// Every item is a checked record, the very object the API sent: the page's own array, not a copy.
+	return page.items as ServiceRecord[];
 }
 
 /**

@@ -94,13 +94,21 @@ async function readListing(
 	const filtering = hasServiceFilters(filters);
 	const session = await openApiSession.call(this, { itemIndex, limits, credentials });
 
-	const items: IDataObject[] = [];
+	let items: IDataObject[] = [];
 	let matching = 0;
 	let answerBytes = 2; // "[]"
 	let cutBy: 'limit' | 'size' | undefined;
 	// Simplify (for the output or the filters) is made in the pass that checks the records (listing.ts).
 	for await (const { records, services = [] } of listServicePages(session, { simplify: simplify || filtering })) {
 		const output = (simplify ? services : records) as IDataObject[];
+		if (!tool && !filtering) {
+			// Most lists: the page's items as they are, up to Limit; a first page that fits is not copied.
+			const take = Math.min(output.length, limit - items.length);
+			if (items.length === 0 && take === output.length) items = output;
+			else for (let index = 0; index < take; index++) items.push(output[index]);
+			if (items.length >= limit) break;
+			continue;
+		}
 		for (let index = 0; index < output.length; index++) {
 			if (!tool && items.length >= limit) break;
 			if (filtering && !matchesServiceFilters(services[index], filters)) continue;
