@@ -216,6 +216,18 @@ export function checkPageRecords(
 	let index = 0;
 	const label = () => foreign(page.labelOf(index), 120);
 	const advice = PROVIDER_HINT as Text;
+	const repeated = (id: string, firstPage: number) => {
+		const where = firstPage === pageNumber ? '' : ` on page ${firstPage}`;
+		return new ServiceResponseError(
+			`The listing contains id_service "${clip(id)}" more than once`,
+			`Record ${page.labelOf(index)} repeats an id already listed${where}. Each service must appear once; ` +
+				(firstPage === pageNumber ? '' : 'if services were added or removed while the pages were read, run again. ') +
+				PROVIDER_HINT,
+		);
+	};
+	// On the listing's first page (nothing seen yet) a repeated id can only be from this page: one Map
+	// operation per record (set, then compare the size) instead of a lookup and a set (bench/records.mjs).
+	const firstOfListing = seen.size === 0;
 	for (; index < page.items.length; index++) {
 		const item = page.items[index];
 		let id: string;
@@ -226,17 +238,14 @@ export function checkPageRecords(
 			simplified[index] = service;
 			id = service.id_service;
 		}
-		const firstPage = seen.get(id);
-		if (firstPage !== undefined) {
-			const where = firstPage === pageNumber ? '' : ` on page ${firstPage}`;
-			throw new ServiceResponseError(
-				`The listing contains id_service "${clip(id)}" more than once`,
-				`Record ${page.labelOf(index)} repeats an id already listed${where}. Each service must appear once; ` +
-					(firstPage === pageNumber ? '' : 'if services were added or removed while the pages were read, run again. ') +
-					PROVIDER_HINT,
-			);
+		if (firstOfListing) {
+			const size = seen.size;
+			if (seen.set(id, pageNumber).size === size) throw repeated(id, pageNumber);
+		} else {
+			const firstPage = seen.get(id);
+			if (firstPage !== undefined) throw repeated(id, firstPage);
+			seen.set(id, pageNumber);
 		}
-		seen.set(id, pageNumber);
 	}
 	// Every item is a checked record, the very object the API sent: the page's own array, not a copy.
 	return page.items as ServiceRecord[];
