@@ -13,24 +13,10 @@
 export const MAX_RECORD_DEPTH = 64;
 
 /**
- * The bound at one documented object of a record (the generated fast check calls it for each): true
- * when every value of `container`, an object at nesting `level`, stays within MAX_RECORD_DEPTH, except
- * its documented child objects `a`, `b`, `c`, which the generated check walks itself. Allocates nothing.
- */
-export function othersNestWithin(container: Record<string, unknown>, level: number, a?: unknown, b?: unknown, c?: unknown): boolean {
-	for (const key in container) {
-		const item = container[key];
-		if (typeof item !== 'object' || item === null || item === a || item === b || item === c) continue;
-		if (pathTooDeep(item, level + 1) !== undefined) return false;
-	}
-	return true;
-}
-
-/**
  * Where `value`, an object or array at nesting `level` (the record itself is level 1), holds an
  * object or array deeper than MAX_RECORD_DEPTH: the keys from `value` down to it. `undefined` when
- * everything in it is within the bound; it allocates nothing then, so the generated fast check can
- * call it for each unknown object it meets. It never recurses more than MAX_RECORD_DEPTH calls deep.
+ * everything in it is within the bound; it allocates nothing then, so the generated fast check
+ * (serviceRecord.fast.ts) can call it for each object or array it meets outside the documented ones. It never recurses more than MAX_RECORD_DEPTH calls deep.
  */
 export function pathTooDeep(value: object, level: number): Array<string | number> | undefined {
 	if (level > MAX_RECORD_DEPTH) return [];
