@@ -8,10 +8,7 @@ import { describeType, parseServiceRecord, parseSimplifiedServiceRecord, Service
 import type { Text } from './text';
 import { EXCERPT_MAX, foreign, join, own, text } from './text';
 
-/**
- * One answer of the listing: which shapes are accepted, where its records and next-page link are, and
- * its checked records. The walk over all pages is in listing.ts.
- */
+/** One answer of the listing: accepted shapes, its records and next-page link, its checked records (the walk: listing.ts). */
 
 /** The one endpoint the spec documents: GET {base}/v2026/services. The only place its path is written. */
 export const SERVICES_PATH = `/${API_VERSION_SEGMENT}/services`;
@@ -220,16 +217,14 @@ export function checkPageRecords(
 	// One label function per page, not per record: it is only called for a record that fails.
 	let index = 0;
 	const label = () => page.labelOf(index);
-	const repeated = (id: string, firstPage: number) => {
-		const where = firstPage === pageNumber ? own('') : text` on page ${firstPage}`;
-		const advice = firstPage === pageNumber ? own('') : own('if services were added or removed while the pages were read, run again. ');
-		return new ServiceResponseError(
+	const repeated = (id: string, firstPage: number) =>
+		new ServiceResponseError(
 			text`The listing contains id_service "${foreign(id, 80)}" more than once`,
-			text`Record ${page.labelOf(index)} repeats an id already listed${where}. Each service must appear once; ${advice}${PROVIDER_HINT}`,
+			firstPage === pageNumber
+				? text`Record ${page.labelOf(index)} repeats an id already listed. Each service must appear once; ${PROVIDER_HINT}`
+				: text`Record ${page.labelOf(index)} repeats an id already listed on page ${firstPage}. Each service must appear once; if services were added or removed while the pages were read, run again. ${PROVIDER_HINT}`,
 		);
-	};
-	// On the listing's first page (nothing seen yet) a repeated id can only be from this page: one Map
-	// operation per record (set, then compare the size) instead of a lookup and a set (bench/records.mjs).
+	// On the listing's first page a repeated id can only be from it: one Map operation per record (bench/records.mjs).
 	const firstOfListing = seen.size === 0;
 	for (; index < page.items.length; index++) {
 		const item = page.items[index];
