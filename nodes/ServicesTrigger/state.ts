@@ -4,7 +4,7 @@ import { DescribedError } from '../shared/errors';
 import type { ServiceFieldValue, SimplifiedService } from '../shared/serviceFields';
 import { SERVICE_FIELDS } from '../shared/serviceFields';
 import type { Text } from '../shared/text';
-import { foreign, join, own, text } from '../shared/text';
+import { foreign, join, own, text, thousands } from '../shared/text';
 
 /**
  * What the trigger remembers per service between polls: the value of every declared field
@@ -233,13 +233,6 @@ function describeValue(value: unknown): Text {
 	if (typeof value === 'number') return text`number ${foreign(value, VALUE_MAX)}`;
 	if (typeof value === 'boolean') return text`boolean ${foreign(value)}`;
 	return typeof value === 'object' ? own('an object') : own('a value of another kind');
-}
-
-/** A count with thousands separators (1,000,001), put together from its digits: all computed here. */
-function thousands(count: number): Text {
-	if (count < 1000) return text`${count}`;
-	const last = count % 1000;
-	return text`${thousands(Math.floor(count / 1000))},${Math.floor(last / 100)}${Math.floor(last / 10) % 10}${last % 10}`;
 }
 
 /** The trigger remembers every listed service (filters only choose events); past MAX_STORED_SERVICES its state would be refused as damaged. */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { option, parameterReader, requireCollection, requirePositiveNumber, requireSwitch } from './parameters';
-import { own } from './text';
+import { own, text, thousands } from './text';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** 100,000 services are about 25 MB of JSON; 64 MB leaves room and stays far below what hurts n8n. */
@@ -33,9 +33,6 @@ export interface SessionUse {
 /** Where the node code runs: an execution, a trigger poll, or a loadOptions/listSearch call. */
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
-// Where they were before parameters.ts: transport.ts offers requirePositiveNumber with the limits.
-export { ParameterError, requirePositiveNumber } from './parameters';
-
 /** Timers cannot wait longer than 2^31-1 ms (24.8 days); a day is far beyond any listing. */
 const MAX_TIMEOUT_MS = 86_400_000;
 /** Beyond this the body no longer fits comfortably in one n8n process next to the items built from it. */
@@ -61,13 +58,13 @@ export function readRequestLimits(this: ApiContext, itemIndex: number): RequestL
 	const options = requireCollection(read('options', {}, { skipValidation: true }), own('Options'));
 	const timeoutMs = requirePositiveNumber(option(options, 'timeout', DEFAULT_TIMEOUT_MS), {
 		label: own('Timeout'),
-		example: own('30000 (milliseconds: 30 seconds)'),
-		max: { value: MAX_TIMEOUT_MS, text: own('86,400,000 milliseconds (one day)') },
+		example: text`${DEFAULT_TIMEOUT_MS} (milliseconds: 30 seconds)`,
+		max: { value: MAX_TIMEOUT_MS, text: text`${thousands(MAX_TIMEOUT_MS)} milliseconds (one day)` },
 	});
 	const maxResponseMb = requirePositiveNumber(option(options, 'maxResponseSize', DEFAULT_MAX_RESPONSE_MB), {
 		label: own('Max Response Size'),
-		example: own('64 (MB)'),
-		max: { value: MAX_RESPONSE_MB, text: own('1,024 MB') },
+		example: text`${DEFAULT_MAX_RESPONSE_MB} (MB)`,
+		max: { value: MAX_RESPONSE_MB, text: text`${thousands(MAX_RESPONSE_MB)} MB` },
 	});
 	// Retry on Rate Limit is a switch n8n validates (validateType): its value after that validation.
 	const retry = requireSwitch(option(options, 'retryOnRateLimit', true), own('Retry on Rate Limit'), () =>

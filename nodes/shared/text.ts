@@ -59,6 +59,11 @@ export function own(wording: string): Text {
 	return wording as Text;
 }
 
+/** A number the node computed, written with thousands separators (1,000,001): the node's own wording. */
+export function thousands(value: number): Text {
+	return value.toLocaleString('en-US') as Text;
+}
+
 /** Texts one after another. */
 export function join(parts: readonly Text[], separator: Text = '' as Text): Text {
 	return parts.join(separator) as Text;

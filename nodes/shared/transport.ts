@@ -31,7 +31,7 @@ import { describeTransportFailure } from './transportErrors';
 
 export { CREDENTIAL_TYPE } from './exchange';
 export type { ApiContext } from './limits';
-export { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits, requirePositiveNumber } from './limits';
+export { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits } from './limits';
 export type { RequestLimits } from './limits';
 
 const MAX_SAME_ORIGIN_REDIRECTS = 5;

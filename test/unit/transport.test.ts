@@ -8,7 +8,8 @@ import fc from 'fast-check';
 
 import type { DescribedError } from '../../nodes/shared/errors';
 import type { ApiContext } from '../../nodes/shared/limits';
-import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits, requirePositiveNumber } from '../../nodes/shared/limits';
+import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits } from '../../nodes/shared/limits';
+import { requirePositiveNumber } from '../../nodes/shared/parameters';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
 import { pause, retryDelayMs } from '../../nodes/shared/retry';
 import type { Text } from '../../nodes/shared/text';
