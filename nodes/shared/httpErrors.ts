@@ -16,7 +16,7 @@ export function describeHttpStatus(
 	const withSaid = (value: { message: Text; description: Text }): ErrorText => ({ ...value, description: text`${value.description}${said}` });
 	const checkBaseUrl = text`Check the Base URL in the Service Platform API credential: it must be the API's base address as the platform gives it (e.g. https://api.example.com); the node requested ${foreign(context.url)}.`;
 	const wait = describeRetryAfter(context.retryAfter, context.now);
-	const asksToWait = wait ? text`; it asks to wait ${foreign(wait)}` : own('');
+	const asksToWait = wait ? text`; it asks to wait ${wait}` : own('');
 	switch (status) {
 		case 400:
 			return withSaid({ message: own('The platform rejected the request as invalid (HTTP 400)'), description: checkBaseUrl });
@@ -48,7 +48,7 @@ export function describeHttpStatus(
 		case 429:
 			return withSaid({
 				message: text`The platform is rate limiting requests (HTTP 429)${asksToWait}`,
-				description: text`${wait ? text`Wait ${foreign(wait)} before running again. ` : own('Wait a little before running again. ')}Run the workflow less often, or turn on "Retry On Fail" in the node settings with a wait longer than the one asked for.`,
+				description: text`${wait ? text`Wait ${wait} before running again. ` : own('Wait a little before running again. ')}Run the workflow less often, or turn on "Retry On Fail" in the node settings with a wait longer than the one asked for.`,
 			});
 		case 500:
 			return withSaid({ message: own('The platform had an internal error (HTTP 500)'), description: RETRY_HINT });

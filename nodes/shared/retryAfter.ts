@@ -1,4 +1,6 @@
 import { formatDuration } from './errors';
+import type { Text } from './text';
+import { foreign, own, text } from './text';
 
 /**
  * `Retry-After` read as HTTP defines it (RFC 9110 §10.2.3): delta-seconds (digits only) or an
@@ -62,25 +64,31 @@ function atOf(year: number, monthName: string, dayText: string, [hours, minutes,
 	return { at: date.getTime() };
 }
 
+/** The wait a Retry-After read asks for in ms: capped at a day, never negative. */
+function waitOf(read: RetryAfter, now: number): number {
+	const ms = 'seconds' in read ? read.seconds * 1000 : read.at - now;
+	return Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
+}
+
 /**
  * The wait a Retry-After asks for in ms, capped at a day, never negative; undefined when absent or
  * unreadable (`-5`, `1.5`, `1e23`, `soon`, `later 3000`).
  */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	const read = readRetryAfter(value, now);
-	if (read === undefined) return undefined;
-	const ms = 'seconds' in read ? read.seconds * 1000 : read.at - now;
-	return Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
+	return read === undefined ? undefined : waitOf(read, now);
 }
 
 /** A readable Retry-After ("30 s", "5 min (until 2026-…)"), or undefined when there is none that makes sense. */
-export function describeRetryAfter(value: string | undefined, now = Date.now()): string | undefined {
+export function describeRetryAfter(value: string | undefined, now = Date.now()): Text | undefined {
 	const read = readRetryAfter(value, now);
-	const ms = parseRetryAfter(value, now);
+	if (read === undefined) return undefined;
+	const ms = waitOf(read, now);
 	// 0 (or a date already past) asks for no wait at all: nothing worth saying.
-	if (read === undefined || ms === undefined || ms === 0) return undefined;
-	const wait = ms <= 120_000 ? `${Math.ceil(ms / 1000)} s` : formatDuration(ms);
-	const capped = ms === MAX_RETRY_AFTER_MS ? ' or more' : '';
-	const until = 'at' in read ? ` (until ${new Date(read.at).toISOString()})` : '';
-	return `${wait}${capped}${until}`;
+	if (ms === 0) return undefined;
+	const wait = ms <= 120_000 ? text`${Math.ceil(ms / 1000)} s` : formatDuration(ms);
+	const capped = ms === MAX_RETRY_AFTER_MS ? own(' or more') : own('');
+	// The date as the node writes it (ISO 8601), from the one it read: quoted as foreign text.
+	const until = 'at' in read ? text` (until ${foreign(new Date(read.at).toISOString())})` : own('');
+	return text`${wait}${capped}${until}`;
 }

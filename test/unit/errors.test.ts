@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { foreign, own, text } from '../../nodes/shared/text';
 import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/errors';
-import { shownText } from '../harness/text';
+import { shown, shownText } from '../harness/text';
 import { describeHttpStatus, describeRedirect } from '../../nodes/shared/httpErrors';
 import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/retryAfter';
 import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transportErrors';
@@ -54,11 +54,11 @@ describe('describeHttpStatus', () => {
 
 describe('describeRetryAfter', () => {
 	test('seconds, HTTP dates, garbage', () => {
-		expect(describeRetryAfter('5')).toBe('5 s');
+		expect(shown(describeRetryAfter('5'))).toBe('5 s');
 		expect(describeRetryAfter(' 0 ')).toBeUndefined(); // no wait asked: nothing to say
-		expect(describeRetryAfter('600')).toBe('10 min');
+		expect(shown(describeRetryAfter('600'))).toBe('10 min');
 		const now = Date.parse('2026-11-21T10:00:00Z');
-		expect(describeRetryAfter('Sat, 21 Nov 2026 10:01:30 GMT', now)).toBe('90 s (until 2026-11-21T10:01:30.000Z)');
+		expect(shown(describeRetryAfter('Sat, 21 Nov 2026 10:01:30 GMT', now))).toBe('90 s (until 2026-11-21T10:01:30.000Z)');
 		expect(describeRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', now)).toBeUndefined(); // already past: no wait asked
 		expect(describeRetryAfter('soon')).toBeUndefined();
 		expect(describeRetryAfter(undefined)).toBeUndefined();
@@ -154,7 +154,7 @@ describe('Retry-After is read as RFC 9110 says, capped, and never shown as nonse
 	test('shown sensibly', () => {
 		expect(describeRetryAfter('-5', now)).toBeUndefined();
 		expect(describeRetryAfter('1e23', now)).toBeUndefined();
-		expect(describeRetryAfter('99999999999999999999', now)).toBe('24 h or more');
+		expect(shown(describeRetryAfter('99999999999999999999', now))).toBe('24 h or more');
 		expect(shownText(describeHttpStatus(429, { url, action, retryAfter: '-5' })).message).toBe('The platform is rate limiting requests (HTTP 429)');
 	});
 });

@@ -3,6 +3,7 @@
  * three HTTP-date forms, matched exactly and checked for range. Everything else is ignored, whatever
  * Date.parse would make of it. Examples, then properties over generated dates and near-misses.
  */
+import { shown } from '../harness/text';
 import fc from 'fast-check';
 
 import { describeRetryAfter, MAX_RETRY_AFTER_MS, parseRetryAfter, readRetryAfter } from '../../nodes/shared/retryAfter';
@@ -76,7 +77,7 @@ describe('shown sensibly', () => {
 		['Wed, 21 Oct 2015 07:28:00 GMT', undefined],
 		[undefined, undefined],
 	])('%p -> %p', (value, expected) => {
-		expect(describeRetryAfter(value, now)).toBe(expected);
+		expect(shown(describeRetryAfter(value, now))).toBe(expected);
 	});
 });
 
