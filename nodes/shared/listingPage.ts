@@ -95,11 +95,12 @@ export interface ListingPage {
  */
 export function readListingPage(answer: unknown, { headers = {}, page = 1 }: { headers?: Record<string, string | undefined>; page?: number } = {}): ListingPage {
 	const onPage = page > 1 ? text` on page ${page}` : own('');
-	const byPosition = (items: unknown[], where: Text = own('')): ListingPage => ({
+	// The next link and the signals are read once: from the envelope (when there is one) and the headers.
+	const byPosition = (items: unknown[], where: Text = own(''), envelope?: Record<string, unknown>): ListingPage => ({
 		items,
 		labelOf: (i) => text`#${i + 1} of ${items.length}${where}${onPage}`,
-		next: nextFromLinkHeader(headers.link),
-		signals: readSignals(undefined, headers),
+		next: (envelope && nextFromEnvelope(envelope)) ?? nextFromLinkHeader(headers.link),
+		signals: readSignals(envelope, headers),
 	});
 	if (Array.isArray(answer)) return byPosition(answer);
 	if (isJsonObject(answer)) {
@@ -112,11 +113,7 @@ export function readListingPage(answer: unknown, { headers = {}, page = 1 }: { h
 		}
 		const recordsKey = pagedEnvelopeKey(body);
 		if (recordsKey !== undefined) {
-			return {
-				...byPosition(body[recordsKey] as unknown[], text` in "${recordsKey}"`),
-				next: nextFromEnvelope(body) ?? nextFromLinkHeader(headers.link),
-				signals: readSignals(body, headers),
-			};
+			return byPosition(body[recordsKey] as unknown[], text` in "${recordsKey}"`, body);
 		}
 		const values = Object.values(body);
 		// `{}` is an empty map; `{"errors": []}` only reports a status, and holds no listing.
@@ -175,7 +172,7 @@ function nextFromEnvelope(body: Record<string, unknown>): ListingPage['next'] {
 			if (value === undefined || value === null || value === false || value === '') continue;
 			if (typeof value === 'string') return { link: value, foundIn: text`"${at}"` };
 			throw new ServiceResponseError(
-				text`The listing gives its next page in "${at}" as ${foreign(describeType(value), 40)}, not as a link`,
+				text`The listing gives its next page in "${at}" as ${describeType(value)}, not as a link`,
 				text`The node follows only next-page links the platform gives (a URL, absolute or relative); it does not invent page addresses. ${PROVIDER_HINT}`,
 			);
 		}
