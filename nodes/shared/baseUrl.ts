@@ -1,6 +1,7 @@
 import { DescribedError } from './errors';
 import { kindOf } from './parameters';
 import { MIN_KEY_LENGTH } from './redact';
+import type { Text } from './text';
 import { foreign, own, text } from './text';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
@@ -25,19 +26,7 @@ export function isLoopbackHostname(hostname: string): boolean {
  * the error is rendered.
  */
 export function resolveApiBaseUrl(raw: unknown): string {
-	if (typeof raw !== 'string' && raw !== undefined && raw !== null) {
-		throw new BaseUrlError(
-			text`The credential's Base URL must be text, not ${kindOf(raw)}`,
-			own('Enter the base address your platform gives in the credential, e.g. https://api.example.com. If the field holds an expression, make it give the address as text.'),
-		);
-	}
-	const address = typeof raw === 'string' ? raw.trim() : '';
-	if (address === '') {
-		throw new BaseUrlError(
-			own('The credential has no Base URL'),
-			own('Open the Service Platform API credential and enter the base address your platform gives, e.g. https://api.example.com'),
-		);
-	}
+	const address = credentialText(raw, BASE_URL_FIELD);
 	const url = URL.canParse(address) ? new URL(address) : undefined;
 	if (!url) throw notAUrl(address);
 	if (url.port === '0') throw badPort('0');
@@ -109,20 +98,8 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/|^www\./i;
  * error never quotes the key.
  */
 export function resolveApiKey(raw: unknown): string {
-	if (typeof raw !== 'string' && raw !== undefined && raw !== null) {
-		// Never a number: a long one has lost digits already (JavaScript keeps 15 to 17).
-		throw new ApiKeyError(
-			text`The credential's API Key must be text, not ${kindOf(raw)}`,
-			own('Paste the API key from the account panel of the platform into the credential. If the field holds an expression, make it give the key as text.'),
-		);
-	}
-	const key = typeof raw === 'string' ? raw.trim() : '';
-	if (key === '') {
-		throw new ApiKeyError(
-			own('The credential has no API Key'),
-			own('Open the Service Platform API credential and paste the API key generated in the account panel of the platform.'),
-		);
-	}
+	// Never a number: a long one has lost digits already (JavaScript keeps 15 to 17).
+	const key = credentialText(raw, API_KEY_FIELD);
 	if (URL_LIKE.test(key)) {
 		throw new ApiKeyError(
 			own("The credential's API Key holds a web address, not a key"),
@@ -153,6 +130,41 @@ export function resolveApiKey(raw: unknown): string {
 }
 
 export class ApiKeyError extends DescribedError {}
+
+/** What a credential field's errors say: its name, and how to fill it when it is not text or is empty. */
+interface CredentialField {
+	error: new (message: Text, description: Text) => DescribedError;
+	name: Text;
+	notText: Text;
+	empty: Text;
+}
+
+const API_KEY_FIELD: CredentialField = {
+	error: ApiKeyError,
+	name: own('API Key'),
+	notText: own('Paste the API key from the account panel of the platform into the credential. If the field holds an expression, make it give the key as text.'),
+	empty: own('Open the Service Platform API credential and paste the API key generated in the account panel of the platform.'),
+};
+
+const BASE_URL_FIELD: CredentialField = {
+	error: BaseUrlError,
+	name: own('Base URL'),
+	notText: own('Enter the base address your platform gives in the credential, e.g. https://api.example.com. If the field holds an expression, make it give the address as text.'),
+	empty: own('Open the Service Platform API credential and enter the base address your platform gives, e.g. https://api.example.com'),
+};
+
+/**
+ * A credential field's text, trimmed. Not text (an expression giving a number or an object) is named
+ * by its kind only, never its value (it may be the key); empty is "The credential has no ...".
+ */
+function credentialText(raw: unknown, field: CredentialField): string {
+	if (typeof raw !== 'string' && raw !== undefined && raw !== null) {
+		throw new field.error(text`The credential's ${field.name} must be text, not ${kindOf(raw)}`, field.notText);
+	}
+	const value = typeof raw === 'string' ? raw.trim() : '';
+	if (value === '') throw new field.error(text`The credential has no ${field.name}`, field.empty);
+	return value;
+}
 
 function badPort(port: string): BaseUrlError {
 	return new BaseUrlError(
