@@ -1,4 +1,4 @@
-// What bench/run.mjs and bench/trigger.mjs share: the --help text from a script's header comment,
+// What the bench scripts share: their options and --help text (from a script's header comment),
 // the load average, the median, the bench mock (bench/server.mjs) in a process of its own, and a
 // measuring child's one JSON line.
 import { readFileSync } from 'node:fs';
@@ -6,6 +6,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 import { run, startProcess } from '../scripts/lib/process.mjs';
 
@@ -16,6 +17,19 @@ export function headerText(scriptUrl) {
 	const lines = readFileSync(fileURLToPath(scriptUrl), 'utf8').split('\n').slice(1);
 	const end = lines.findIndex((line) => !line.startsWith('//'));
 	return `${lines.slice(0, end).map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`;
+}
+
+/**
+ * A bench script's command-line options (node:util parseArgs), with `-h`/`--help`, which prints the
+ * script's header comment and exits: to stdout, or `helpTo` (a child that answers on stdout).
+ */
+export function benchArgs(scriptUrl, options, { allowPositionals = false, helpTo = process.stdout } = {}) {
+	const parsed = parseArgs({ allowPositionals, options: { ...options, help: { type: 'boolean', short: 'h', default: false } } });
+	if (parsed.values.help) {
+		helpTo.write(headerText(scriptUrl));
+		process.exit(0);
+	}
+	return parsed;
 }
 
 /** /proc/loadavg as it reads (load averages, running/total tasks, last pid); elsewhere os.loadavg(). */

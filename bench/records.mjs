@@ -18,26 +18,21 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
-import { fixed, headerText, median, readLoadavg, root, runJsonChild } from './common.mjs';
+import { benchArgs, fixed, median, readLoadavg, root, runJsonChild } from './common.mjs';
 import { prepareRef } from './refs.mjs';
 
-const { values: args } = parseArgs({
-	options: {
+const { values: args } = benchArgs(
+	import.meta.url,
+	{
 		against: { type: 'string', multiple: true, default: [] },
 		size: { type: 'string', default: '100000' },
 		rounds: { type: 'string', default: '5' },
 		runs: { type: 'string', default: '9' },
 		'no-build': { type: 'boolean', default: false },
 		child: { type: 'string' },
-		help: { type: 'boolean', short: 'h', default: false },
 	},
-});
-if (args.help) {
-	process.stdout.write(headerText(import.meta.url));
-	process.exit(0);
-}
+);
 
 const require = createRequire(import.meta.url);
 

@@ -22,25 +22,20 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
-import { fixed, headerText, median, readLoadavg, root, thousands } from './common.mjs';
+import { benchArgs, fixed, median, readLoadavg, root, thousands } from './common.mjs';
 
 const TARGET_MS = 50;
-const { values: args } = parseArgs({
-	options: {
+const { values: args } = benchArgs(
+	import.meta.url,
+	{
 		rounds: { type: 'string', default: '7' },
 		size: { type: 'string', default: String(1 << 20) },
 		old: { type: 'string', default: 'b6998ae' },
 		cap: { type: 'string', default: '1000' },
 		json: { type: 'boolean', default: false },
-		help: { type: 'boolean', short: 'h', default: false },
 	},
-});
-if (args.help) {
-	process.stdout.write(headerText(import.meta.url));
-	process.exit(0);
-}
+);
 const rounds = Number(args.rounds);
 const size = Number(args.size);
 const cap = Number(args.cap);

@@ -27,12 +27,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { makeTempDir, runNpm } from '../scripts/lib/process.mjs';
 import { formatTable } from '../scripts/lib/table.mjs';
-import { fixed, headerText, median, readLoadavg, root, runJsonChild as runChild, startBenchServer, thousands } from './common.mjs';
+import { benchArgs, fixed, median, readLoadavg, root, runJsonChild as runChild, startBenchServer, thousands } from './common.mjs';
 import { summarizeProfile } from './profile.mjs';
 import { prepareRef } from './refs.mjs';
 
@@ -43,8 +42,9 @@ const triggerScript = join(root, 'bench/trigger.mjs');
 process.env.TMPDIR = makeTempDir('sp-bench-');
 const started = performance.now();
 
-const { values: args } = parseArgs({
-	options: {
+const { values: args } = benchArgs(
+	import.meta.url,
+	{
 		'no-build': { type: 'boolean', default: false },
 		sizes: { type: 'string', default: '1000,10000,100000' },
 		rounds: { type: 'string', default: '3' },
@@ -58,13 +58,8 @@ const { values: args } = parseArgs({
 		'no-trigger': { type: 'boolean', default: false },
 		'no-peer': { type: 'boolean', default: false },
 		'no-gc': { type: 'boolean', default: false },
-		help: { type: 'boolean', short: 'h', default: false },
 	},
-});
-if (args.help) {
-	process.stdout.write(headerText(import.meta.url));
-	process.exit(0);
-}
+);
 
 // The targets of issue 16: time limits are paired ratios (median over the rounds); `stretch` is the
 // better figure aimed at. Memory: peak RSS growth against the reference's growth in the same round.

@@ -27,22 +27,21 @@
 // B. Where the time goes: `node --cpu-prof --cpu-prof-dir=<dir> bench/trigger.mjs --memory-runs 0`.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
 import { runMain } from '../scripts/lib/cleanup.mjs';
 import { generateServices, startMockApi } from '../scripts/lib/mock.mjs';
 import { makeTempDir } from '../scripts/lib/process.mjs';
-import { headerText, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
+import { benchArgs, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
 
 const script = fileURLToPath(import.meta.url);
 const TARGET = 1.5;
 const SEED = 1;
 
-const { positionals, values: args } = parseArgs({
-	allowPositionals: true,
-	options: {
+const { positionals, values: args } = benchArgs(
+	import.meta.url,
+	{
 		size: { type: 'string', default: '100000' },
 		changed: { type: 'string', default: '0.01' },
 		rounds: { type: 'string', default: '3' },
@@ -50,13 +49,8 @@ const { positionals, values: args } = parseArgs({
 		url: { type: 'string' },
 		key: { type: 'string' },
 		variant: { type: 'string' }, // mode `memory`: poll1pct or listRaw
-		help: { type: 'boolean', short: 'h', default: false },
-	},
-});
-if (args.help) {
-	process.stderr.write(headerText(import.meta.url));
-	process.exit(0);
-}
+	}, { allowPositionals: true, helpTo: process.stderr },
+);
 const size = Number(args.size);
 const changedShare = Number(args.changed);
 const rounds = Number(args.rounds);

@@ -6,7 +6,9 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { IDataObject, INode, INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { Services } from '../../nodes/Services/Services.node';
+import { NAME_MAX } from '../../nodes/shared/text';
 import { expectedSimplified, serviceRecord } from '../harness/fixtures';
+import { leakedWindows } from '../harness/leaks';
 import type { LocalApi } from '../harness/pagedApi';
 import { paginate, pagePath, startLocalApi, startPagedApi } from '../harness/pagedApi';
 import { createAdditionalData, createHooks, createWorkflow, runNode, servicesNode } from '../harness/workflow';
@@ -152,6 +154,22 @@ describe('"From List": searchServices', () => {
 		await local.close();
 		local = await startPagedApi([[{ id_service: 'bare' }]], 'next');
 		expect((await search()).results).toEqual([{ name: 'bare', value: 'bare' }]);
+	});
+
+	test('what the editor receives is rendered: a name or id holding the key (base64 too) is redacted, a long one bounded', async () => {
+		await local.close();
+		const base64 = Buffer.from(`Bearer ${KEY}`).toString('base64');
+		local = await startPagedApi(
+			[[serviceRecord({ id: `id-${KEY}`, name: `web ${base64}`, alias: `alias ${KEY.slice(0, 12)}` }), serviceRecord({ id: 'long', name: 'n'.repeat(5000) })]],
+			'next',
+		);
+		const { results } = await search();
+		// The base64 characters that depend on the key are redacted; those of "Bearer " stay.
+		expect(results[0]).toEqual({ name: expect.stringMatching(/^web \S*\[redacted\]\S* \(alias \[redacted\]\)$/), value: 'id-[redacted]' });
+		expect(leakedWindows(JSON.stringify(results), KEY)).toEqual([]);
+		expect(results[1].name.length).toBeLessThanOrEqual(2 * NAME_MAX + 3);
+		expect(results[1].name).toMatch(/^n+… \(alias-long\)$/);
+		expect(JSON.stringify(results)).not.toContain(KEY.slice(0, 8));
 	});
 
 	test('a pagination token the node did not give (e.g. an address) is refused without sending anything', async () => {
