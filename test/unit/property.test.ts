@@ -20,8 +20,9 @@ import {
 	simplifyServiceRecordFast,
 } from '../../nodes/shared/serviceRecord';
 import type { Text } from '../../nodes/shared/text';
-import { own, render } from '../../nodes/shared/text';
+import { DESCRIPTION_MAX, MESSAGE_MAX, own, render } from '../../nodes/shared/text';
 import { expectedSimplified } from '../harness/fixtures';
+import { leakedWindows } from '../harness/leaks';
 import { NEXT_FORMS, pageAnswer, pagePath } from '../harness/pagedApi';
 import { runNode, servicesNode } from '../harness/workflow';
 
@@ -397,9 +398,18 @@ describe('through the node (n8n engine, nock)', () => {
 		);
 	});
 
-	test('random answers (status, headers, body) never crash the node and never show the key', async () => {
+	test('random answers (status, headers, body) never crash the node, never show the key, and are bounded', async () => {
 		const status = fc.constantFrom(200, 200, 200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 418, 429, 500, 502, 503, 504, 599);
+		// Foreign text up to some KB holding the key in one of its forms, anywhere in it.
+		const forms = [KEY, Buffer.from(`Bearer ${KEY}`).toString('base64'), encodeURIComponent(` ${KEY}`), [...KEY].join(' ')];
+		const hostile = fc
+			.tuple(fc.nat(4000), fc.constantFrom(...forms), fc.nat(4000))
+			.map(([before, form, after]) => `${'x'.repeat(before)}${form}${' y'.repeat(after / 2)}`);
 		const body = fc.oneof(
+			hostile.map((text) => JSON.stringify({ message: text })),
+			hostile.map((text) => JSON.stringify([{ id_service: text }, { id_service: text }])),
+			hostile.map((text) => JSON.stringify({ [text]: 1, other: [1] })),
+			hostile.map((text) => JSON.stringify({ data: [], next: `https://elsewhere.example/${text}` })),
 			fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
 			fc.string({ maxLength: 60 }),
 			fc.string({ unit: 'binary', maxLength: 60 }),
@@ -416,7 +426,10 @@ describe('through the node (n8n engine, nock)', () => {
 			{
 				'Content-Type': fc.constantFrom('application/json', 'text/html', 'text/plain', ''),
 				'Retry-After': fc.oneof(fc.string({ maxLength: 12 }), fc.nat().map(String), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString())),
-				Location: fc.constantFrom('https://elsewhere.example/x', 'http://api.example.com/v2026/services', `https://api.example.com.evil.example/?k=${KEY}`),
+				Location: fc.oneof(
+					fc.constantFrom('https://elsewhere.example/x', 'http://api.example.com/v2026/services', `https://api.example.com.evil.example/?k=${KEY}`),
+					hostile.map((text) => `https://elsewhere.example/${encodeURIComponent(text)}`),
+				),
 			},
 			{ requiredKeys: [] },
 		);
@@ -442,9 +455,13 @@ describe('through the node (n8n engine, nock)', () => {
 				expect(message).not.toContain(KEY);
 				expect(description).not.toContain(KEY);
 				expect(result.error.context?.itemIndex).toBe(0);
-				expect(result.serialized).not.toContain(KEY);
+				// The bounds of every text a user sees, no slot marker left, no 8 characters of any form of the key.
+				expect(String(message).length).toBeLessThanOrEqual(MESSAGE_MAX);
+				expect(String(description).length).toBeLessThanOrEqual(DESCRIPTION_MAX);
+				expect(result.serialized).not.toMatch(/[\uE000-\uE002]/);
+				expect(leakedWindows(result.serialized, KEY)).toEqual([]);
 			}),
-			{ numRuns: 80 },
+			{ numRuns: 150 },
 		);
 	});
 
