@@ -19,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+import { makeTempDir } from '../scripts/lib/process.mjs';
 import { benchArgs, fixed, median, readLoadavg, root, runJsonChild } from './common.mjs';
 import { prepareRef } from './refs.mjs';
 
@@ -99,6 +100,9 @@ const size = Number(args.size);
 const rounds = Number(args.rounds);
 const runs = Number(args.runs);
 const log = (line = '') => process.stdout.write(`${line}\n`);
+
+// The --against worktrees go into a folder of this run's, removed on clean-up (as in bench/run.mjs).
+process.env.TMPDIR = makeTempDir('sp-records-');
 
 if (!args['no-build']) {
 	const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
