@@ -16,6 +16,7 @@
 // over the ref's run of the same rotation, median per round, median of the rounds).
 // It builds this checkout first (tsc -p tsconfig.build.json) unless --no-build. Prints the load average.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -50,8 +51,10 @@ function measure({ roots, size, runs }) {
 	const variants = {};
 	for (const [name, checkout] of Object.entries(roots)) {
 		const suffix = name === 'this' ? '' : `@${name}`;
-		const listing = require(join(checkout, 'dist/nodes/shared/listing.js'));
-		const { simplifyServiceRecord } = require(join(checkout, 'dist/nodes/shared/serviceRecord.js'));
+		// Builds before 0.5.0 kept every shared module in one folder (--against an older ref).
+		const built = (room, name) => [join(checkout, 'dist/nodes/shared', room, `${name}.js`), join(checkout, 'dist/nodes/shared', `${name}.js`)].find((file) => existsSync(file));
+		const listing = require(built('listing', 'listing'));
+		const { simplifyServiceRecord } = require(built('record', 'serviceRecord'));
 		const check = (body, services) => listing.checkPageRecords(listing.readListingPage(body), new Map(), 1, services);
 		// A build whose checkPageRecords fills a fourth argument simplifies in the same pass.
 		const probe = [undefined];

@@ -4,7 +4,7 @@
 //
 //   node bench/redact.mjs [--rounds 7] [--size 1048576] [--old b6998ae] [--cap 1000] [--json]
 //
-// 1. Loads nodes/shared/redact.ts of this checkout, and the file as it was at --old (git show), each
+// 1. Loads nodes/shared/text/redact.ts of this checkout, and the file as it was at --old (git show), each
 //    transpiled with the typescript package (transpileModule) and run in this process: no build.
 // 2. New: each case at --size characters, one warm-up run, then --rounds runs; the median, in
 //    wall-clock ms and CPU ms, and the steps the redactor counts per character (its StepMeter).
@@ -51,8 +51,19 @@ function loadModule(source) {
 	return module.exports;
 }
 
-const current = loadModule(readFileSync(join(root, 'nodes/shared/redact.ts'), 'utf8'));
-const first = loadModule(execFileSync('git', ['show', `${args.old}:nodes/shared/redact.ts`], { cwd: root, encoding: 'utf8' }));
+const current = loadModule(readFileSync(join(root, 'nodes/shared/text/redact.ts'), 'utf8'));
+// Before 0.5.0 the shared modules sat in one folder: the old file is read where that ref kept it.
+const oldSource = (ref) => {
+	for (const file of ['nodes/shared/text/redact.ts', 'nodes/shared/redact.ts']) {
+		try {
+			return execFileSync('git', ['show', `${ref}:${file}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+		} catch {
+			// not at this path in that ref: the older layout is tried next
+		}
+	}
+	throw new Error(`--old ${ref}: no redact.ts in that commit`);
+};
+const first = loadModule(oldSource(args.old));
 
 const SPACED = 'Bearer sk-live-3e8b1f0c9a27d456f00d';
 const ESCAPED = 'sk-live-%41%2B+key+\\n-3e8b1f0c9a27d456';

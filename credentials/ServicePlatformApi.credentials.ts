@@ -11,7 +11,7 @@ const PLAIN_HTTP_REFUSED_PATTERN = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\
 
 /**
  * The credential test runs inside n8n's credential tester, which cannot call node code, so the
- * base-URL rules of `nodes/shared/baseUrl.ts` are repeated here as one expression (a unit test
+ * base-URL rules of `nodes/shared/transport/baseUrl.ts` are repeated here as one expression (a unit test
  * checks both agree). A refused plain-http address gets an unusable scheme: the request fails
  * before anything is sent (n8n 2.x shows the code ERR_BAD_REQUEST; the notice below says why).
  */

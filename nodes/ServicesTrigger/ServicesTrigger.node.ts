@@ -7,14 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/descriptions';
-import { parseServiceFilters } from '../shared/filters';
-import { fetchServiceRecords } from '../shared/listing';
-import { toNodeError } from '../shared/errors';
-import { parameterReader, readSimplify, readSwitch } from '../shared/parameters';
-import type { Redact } from '../shared/redact';
-import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../shared/text';
-import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport';
+import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/parameters/descriptions';
+import { parseServiceFilters } from '../shared/parameters/filters';
+import { fetchServiceRecords } from '../shared/listing/listing';
+import { toNodeError } from '../shared/text/errors';
+import { parameterReader, readSimplify, readSwitch } from '../shared/parameters/parameters';
+import type { Redact } from '../shared/text/redact';
+import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../shared/text/text';
+import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport/transport';
 import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
 import { checkWatchable, holdForConfirmation, MAX_STORED_SERVICES, readSnapshot, TriggerStateError, writeSnapshot } from './state';
 import type { StateText, StoredSnapshot } from './state';

@@ -4,15 +4,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DescribedError } from '../shared/errors';
-import { wrongValue } from '../shared/parameters';
-import type { ServiceFilters } from '../shared/filters';
-import { matchesServiceFilters } from '../shared/filters';
-import type { ChangeFieldKey, SimplifiedService } from '../shared/serviceFields';
-import { SERVICE_FIELDS } from '../shared/serviceFields';
-import type { ServiceRecord } from '../shared/serviceRecord';
-import { nestServiceRecord, simplifyServiceRecord } from '../shared/serviceRecord';
-import { foreign, join, own, text } from '../shared/text';
+import { DescribedError } from '../shared/text/errors';
+import { wrongValue } from '../shared/parameters/parameters';
+import type { ServiceFilters } from '../shared/parameters/filters';
+import { matchesServiceFilters } from '../shared/parameters/filters';
+import type { ChangeFieldKey, SimplifiedService } from '../shared/record/serviceFields';
+import { SERVICE_FIELDS } from '../shared/record/serviceFields';
+import type { ServiceRecord } from '../shared/record/serviceRecord';
+import { nestServiceRecord, simplifyServiceRecord } from '../shared/record/serviceRecord';
+import { foreign, join, own, text } from '../shared/text/text';
 import type { ServiceSnapshot, StoredValues } from './state';
 import { simplifiedFromStored, storedValuesOf } from './state';
 

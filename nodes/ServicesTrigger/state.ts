@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DescribedError } from '../shared/errors';
-import type { ServiceFieldValue, SimplifiedService } from '../shared/serviceFields';
-import { SERVICE_FIELDS } from '../shared/serviceFields';
-import type { Text } from '../shared/text';
-import { foreign, join, own, text, thousands } from '../shared/text';
+import { DescribedError } from '../shared/text/errors';
+import type { ServiceFieldValue, SimplifiedService } from '../shared/record/serviceFields';
+import { SERVICE_FIELDS } from '../shared/record/serviceFields';
+import type { Text } from '../shared/text/text';
+import { foreign, join, own, text, thousands } from '../shared/text/text';
 
 /**
  * What the trigger remembers per service between polls: the value of every declared field

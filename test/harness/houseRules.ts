@@ -110,6 +110,23 @@ export function importCycles(graph: ImportGraph): string[][] {
 	return cycles.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
+/** The rooms' imports that break their order: `from -> to` of modules in nodes/shared/<room>/. */
+export function roomOrderBreaks(graph: ImportGraph, rooms: readonly string[]): string[] {
+	const roomOf = (file: string) => /^nodes\/shared\/([^/]+)\//.exec(file)?.[1];
+	const breaks: string[] = [];
+	for (const [from, targets] of graph) {
+		const own = roomOf(from);
+		if (own === undefined) continue;
+		for (const to of targets) {
+			const theirs = roomOf(to);
+			if (theirs === undefined || !rooms.includes(own) || !rooms.includes(theirs) || rooms.indexOf(theirs) > rooms.indexOf(own)) {
+				if (theirs !== own) breaks.push(`${from} -> ${to}`);
+			}
+		}
+	}
+	return breaks.sort();
+}
+
 /** GitHub's anchor for a Markdown heading: lower case, punctuation dropped, spaces to hyphens. */
 export function headingAnchor(heading: string): string {
 	return heading

@@ -1,5 +1,5 @@
 /**
- * An oracle for leaked keys, written independently of the redactor (nodes/shared/redact.ts): the
+ * An oracle for leaked keys, written independently of the redactor (nodes/shared/text/redact.ts): the
  * windows of 8 characters of each form the README promises never to show. A text leaks when it holds
  * any of them.
  */

@@ -2,8 +2,8 @@
  * Texts as a user would read them, for tests of the pure functions that build them: their Text
  * (text.ts) rendered with no key to redact and no bound, so assertions read the words and values.
  */
-import type { Text } from '../../nodes/shared/text';
-import { render } from '../../nodes/shared/text';
+import type { Text } from '../../nodes/shared/text/text';
+import { render } from '../../nodes/shared/text/text';
 
 const noKey = (value: string) => value;
 

@@ -1,6 +1,6 @@
-import { ApiKeyError, BaseUrlError, isLoopbackHostname, resolveApiBaseUrl, resolveApiKey } from '../../nodes/shared/baseUrl';
-import type { Text } from '../../nodes/shared/text';
-import { render } from '../../nodes/shared/text';
+import { ApiKeyError, BaseUrlError, isLoopbackHostname, resolveApiBaseUrl, resolveApiKey } from '../../nodes/shared/transport/baseUrl';
+import type { Text } from '../../nodes/shared/text/text';
+import { render } from '../../nodes/shared/text/text';
 
 /** The error's message and description as a user reads them (foreign parts filled in). */
 function rendered(error: unknown) {

@@ -1,6 +1,6 @@
 /**
  * Issue 23: the key-safety promise held by construction. Every text that leaves the nodes goes
- * through one boundary (nodes/shared/text.ts): this file checks that nothing goes around it.
+ * through one boundary (nodes/shared/text/text.ts): this file checks that nothing goes around it.
  * - The exits (every way text reaches a user or the editor) found in nodes/ and credentials/ are
  *   exactly the ones docs/security.md lists: a new exit fails here until it is listed (and routed).
  * - Only render() cuts text: no other code shortens strings (a cut before redaction can leave a piece
@@ -12,9 +12,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { makeRedactor } from '../../nodes/shared/redact';
-import type { Text } from '../../nodes/shared/text';
-import { CUT_MARK, elide, foreign, own, render, text } from '../../nodes/shared/text';
+import { makeRedactor } from '../../nodes/shared/text/redact';
+import type { Text } from '../../nodes/shared/text/text';
+import { CUT_MARK, elide, foreign, own, render, text } from '../../nodes/shared/text/text';
 import { REPO_DIR, sourceFiles } from '../harness/houseRules';
 
 const files = sourceFiles(['nodes', 'credentials']).map((file) => ({ file, source: readFileSync(join(REPO_DIR, file), 'utf8') }));
@@ -61,8 +61,8 @@ describe('the exits', () => {
 	});
 
 	test('render() is called only at the exits: toNodeError, the session (listSearch) and the trigger', () => {
-		const callers = files.filter(({ file, source }) => file !== 'nodes/shared/text.ts' && /\brender\(/.test(code(source))).map(({ file }) => file);
-		expect(callers.sort()).toEqual(['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/errors.ts', 'nodes/shared/transport.ts'].sort());
+		const callers = files.filter(({ file, source }) => file !== 'nodes/shared/text/text.ts' && /\brender\(/.test(code(source))).map(({ file }) => file);
+		expect(callers.sort()).toEqual(['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/text/errors.ts', 'nodes/shared/transport/transport.ts'].sort());
 	});
 });
 
@@ -71,16 +71,16 @@ describe('the exits', () => {
  * shortens a string fails the test below.
  */
 const ALLOWED_CUTS: Array<{ file: string; line: string; why: string }> = [
-	{ file: 'nodes/shared/serviceRecord.ts', line: 'for (const key of field.path.slice(0, -1)) {', why: 'an array: a field path without its last key' },
-	{ file: 'nodes/shared/redact.ts', line: '', why: 'the key itself, to build what is redacted: no text is shown from it' },
-	{ file: 'nodes/shared/listingPage.ts', line: 'keys.slice(0, 10).map(', why: 'an array: the first ten keys of an answer, each then quoted with foreign()' },
-	{ file: 'nodes/shared/retryAfter.ts', line: 'match.slice(', why: "an array: a date's hour, minute and second groups of a regular-expression match" },
+	{ file: 'nodes/shared/record/serviceRecord.ts', line: 'for (const key of field.path.slice(0, -1)) {', why: 'an array: a field path without its last key' },
+	{ file: 'nodes/shared/text/redact.ts', line: '', why: 'the key itself, to build what is redacted: no text is shown from it' },
+	{ file: 'nodes/shared/listing/listingPage.ts', line: 'keys.slice(0, 10).map(', why: 'an array: the first ten keys of an answer, each then quoted with foreign()' },
+	{ file: 'nodes/shared/transport/retryAfter.ts', line: 'match.slice(', why: "an array: a date's hour, minute and second groups of a regular-expression match" },
 ];
 
 describe('only render() cuts text', () => {
 	test('no clip(), slice(), substring() or substr() outside text.ts, but the listed cuts of values that are not texts', () => {
 		const cuts = files.flatMap(({ file, source }) =>
-			file === 'nodes/shared/text.ts'
+			file === 'nodes/shared/text/text.ts'
 				? []
 				: code(source)
 						.split('\n')
@@ -95,7 +95,7 @@ describe('only render() cuts text', () => {
 		const misuse = files.flatMap(({ file, source }) =>
 			code(source)
 				.split('\n')
-				.filter((line) => file !== 'nodes/shared/text.ts' && (/\bown\(\s*(?![')"]|$)|\bown\(\s*`|\bown\(\s*'[^']*'\s*\+/.test(line) || /\bas Text\b/.test(line)))
+				.filter((line) => file !== 'nodes/shared/text/text.ts' && (/\bown\(\s*(?![')"]|$)|\bown\(\s*`|\bown\(\s*'[^']*'\s*\+/.test(line) || /\bas Text\b/.test(line)))
 				.map((line) => `${file}: ${line.trim()}`),
 		);
 		expect(misuse).toEqual([]);

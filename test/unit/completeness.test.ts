@@ -5,10 +5,10 @@
  * listing. Walks over several pages are in listing-complete.test.ts (real servers) and
  * listing-property.test.ts (generated).
  */
-import { incompleteness, readSignals, SIGNAL_KEYS } from '../../nodes/shared/completeness';
-import { extractServiceRecords, PROVIDER_HINT, readListingPage, SERVICES_PATH, ServiceResponseError } from '../../nodes/shared/listing';
-import type { Text } from '../../nodes/shared/text';
-import { render } from '../../nodes/shared/text';
+import { incompleteness, readSignals, SIGNAL_KEYS } from '../../nodes/shared/listing/completeness';
+import { extractServiceRecords, PROVIDER_HINT, readListingPage, SERVICES_PATH, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import type { Text } from '../../nodes/shared/text/text';
+import { render } from '../../nodes/shared/text/text';
 import { serviceRecord } from '../harness/fixtures';
 
 const shown = (value: string | undefined) => (value === undefined ? undefined : render(value as Text, (part) => part, Infinity));

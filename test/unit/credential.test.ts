@@ -3,7 +3,7 @@ import type { INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
-import { isLoopbackHostname, resolveApiBaseUrl } from '../../nodes/shared/baseUrl';
+import { isLoopbackHostname, resolveApiBaseUrl } from '../../nodes/shared/transport/baseUrl';
 import { API_KEY, BASE_URL } from '../harness/fixtures';
 import { createWorkflow, registerNodeType, runNode, servicesNode } from '../harness/workflow';
 

@@ -4,11 +4,11 @@
  */
 import fc from 'fast-check';
 
-import type { DescribedError } from '../../nodes/shared/errors';
-import { parseServiceFilters } from '../../nodes/shared/filters';
-import type { Text } from '../../nodes/shared/text';
-import { render } from '../../nodes/shared/text';
-import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
+import type { DescribedError } from '../../nodes/shared/text/errors';
+import { parseServiceFilters } from '../../nodes/shared/parameters/filters';
+import type { Text } from '../../nodes/shared/text/text';
+import { render } from '../../nodes/shared/text/text';
+import type { ServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import type { DiffOptions, ServiceEventName } from '../../nodes/ServicesTrigger/diff';
 import {
 	buildTestEvent,
@@ -19,7 +19,7 @@ import {
 	SERVICE_EVENT_NAMES,
 } from '../../nodes/ServicesTrigger/diff';
 import type { ServiceSnapshot, TriggerStateError } from '../../nodes/ServicesTrigger/state';
-import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
+import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import {
 	readSnapshot,
 	storedValuesOf,

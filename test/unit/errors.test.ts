@@ -1,12 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { foreign, own, text } from '../../nodes/shared/text';
-import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/errors';
+import { foreign, own, text } from '../../nodes/shared/text/text';
+import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/text/errors';
 import { shown, shownText } from '../harness/text';
-import { describeHttpStatus, describeRedirect } from '../../nodes/shared/httpErrors';
-import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/retryAfter';
-import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transportErrors';
-import { makeRedactor } from '../../nodes/shared/redact';
+import { describeHttpStatus, describeRedirect } from '../../nodes/shared/transport/httpErrors';
+import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/transport/retryAfter';
+import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transport/transportErrors';
+import { makeRedactor } from '../../nodes/shared/text/redact';
 
 const url = 'https://api.example.com/v2026/services';
 const action = own('list services');

@@ -13,8 +13,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
 import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
-import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
-import { MAX_RECORD_DEPTH } from '../../nodes/shared/serviceRecord';
+import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { MAX_RECORD_DEPTH } from '../../nodes/shared/record/serviceRecord';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
 import { ownListingPerItem, runNode, servicesNode } from '../harness/workflow';

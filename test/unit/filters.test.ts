@@ -1,5 +1,5 @@
-import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../nodes/shared/filters';
-import { simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
+import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../nodes/shared/parameters/filters';
+import { simplifyServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import { ALL_NULL, serviceRecord } from '../harness/fixtures';
 
 describe('parseServiceFilters', () => {

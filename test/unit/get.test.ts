@@ -6,7 +6,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { IDataObject, INode, INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { Services } from '../../nodes/Services/Services.node';
-import { NAME_MAX } from '../../nodes/shared/text';
+import { NAME_MAX } from '../../nodes/shared/text/text';
 import { expectedSimplified, serviceRecord } from '../harness/fixtures';
 import { leakedWindows } from '../harness/leaks';
 import type { LocalApi } from '../harness/pagedApi';

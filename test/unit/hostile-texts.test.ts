@@ -11,7 +11,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DESCRIPTION_MAX, MESSAGE_MAX } from '../../nodes/shared/text';
+import { DESCRIPTION_MAX, MESSAGE_MAX } from '../../nodes/shared/text/text';
 import { serviceRecord } from '../harness/fixtures';
 import { leakedWindows } from '../harness/leaks';
 import type { Handler } from '../harness/localServer';

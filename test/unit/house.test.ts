@@ -11,6 +11,7 @@ import {
 	conflictMarkerLines,
 	headingAnchor,
 	importCycles,
+	roomOrderBreaks,
 	importGraph,
 	lengthExemption,
 	lineCount,
@@ -55,15 +56,15 @@ describe('import graph', () => {
 
 	test('every kind of import is an edge: import, import type, export from, import(), require()', () => {
 		const text = [
-			"import { a } from './transport';",
+			"import { a } from '../transport/transport';",
 			"import type { B } from './errors';",
 			"export { c } from './json';",
 			"const d = import('./redact');",
-			"const e = require('./limits');",
+			"const e = require('../parameters/limits');",
 			"import { z } from 'zod';",
 		].join('\n');
-		expect(localImports('nodes/shared/example.ts', text)).toEqual(
-			['errors', 'json', 'limits', 'redact', 'transport'].map((name) => `nodes/shared/${name}.ts`),
+		expect(localImports('nodes/shared/text/example.ts', text)).toEqual(
+			['parameters/limits', 'text/errors', 'text/json', 'text/redact', 'transport/transport'].map((name) => `nodes/shared/${name}.ts`),
 		);
 	});
 
@@ -73,6 +74,36 @@ describe('import graph', () => {
 		expect(importCycles(g({ a: ['a'], b: [] }))).toEqual([['a']]);
 		expect(importCycles(g({ a: ['b', 'c'], b: ['c'], c: [] }))).toEqual([]);
 		expect(importCycles(g({ a: ['b'], b: ['a'], c: ['d'], d: ['c'] }))).toEqual([['a', 'b'], ['c', 'd']]);
+	});
+});
+
+/**
+ * The rooms of nodes/shared/, in order: a module may import from its own room and from rooms before
+ * it, never from a later one (docs/development.md draws the same order). So each concern can be read
+ * knowing only what comes before it, and no room reaches back into a stage the code has left.
+ */
+const SHARED_ROOMS = ['text', 'record', 'parameters', 'transport', 'listing'];
+
+describe('rooms', () => {
+	test(`nodes/shared/ holds only the rooms ${SHARED_ROOMS.join(', ')}, and each imports only from itself and the rooms before it`, () => {
+		const entries = readdirSync(join(REPO_DIR, 'nodes/shared'), { withFileTypes: true });
+		expect(entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name)).toEqual([]);
+		expect(entries.map((entry) => entry.name).sort()).toEqual([...SHARED_ROOMS].sort());
+		expect(roomOrderBreaks(graph, SHARED_ROOMS)).toEqual([]);
+	});
+
+	test('no folder under nodes/ or credentials/ holds more than 10 files', () => {
+		const count = new Map<string, number>();
+		for (const file of files) count.set(file.slice(0, file.lastIndexOf('/')), (count.get(file.slice(0, file.lastIndexOf('/'))) ?? 0) + 1);
+		expect([...count].filter(([, n]) => n > 10).map(([dir, n]) => `${dir}: ${n} files`)).toEqual([]);
+	});
+
+	test('an import into a later room, or out of the rooms, is a break', () => {
+		const g = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges));
+		const rooms = ['a', 'b'];
+		expect(roomOrderBreaks(g({ 'nodes/shared/b/x.ts': ['nodes/shared/a/y.ts', 'nodes/shared/b/z.ts'] }), rooms)).toEqual([]);
+		expect(roomOrderBreaks(g({ 'nodes/shared/a/y.ts': ['nodes/shared/b/x.ts'] }), rooms)).toEqual(['nodes/shared/a/y.ts -> nodes/shared/b/x.ts']);
+		expect(roomOrderBreaks(g({ 'nodes/shared/a/y.ts': ['nodes/Services/n.ts'] }), rooms)).toEqual(['nodes/shared/a/y.ts -> nodes/Services/n.ts']);
 	});
 });
 

@@ -7,13 +7,13 @@
  * The memory figures come from a child process of their own (test/harness/measuredRunChild.cjs), printed
  * for the README; the bounds asserted are generous (the machine is shared).
  */
-import { own } from '../../nodes/shared/text';
+import { own } from '../../nodes/shared/text/text';
 import { shownText } from '../harness/text';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { describeRetryBudgetSpent } from '../../nodes/shared/httpErrors';
-import { MAX_RETRIES, MAX_SESSION_RETRIES } from '../../nodes/shared/retry';
-import { describeBodyTooLarge } from '../../nodes/shared/transportErrors';
+import { describeRetryBudgetSpent } from '../../nodes/shared/transport/httpErrors';
+import { MAX_RETRIES, MAX_SESSION_RETRIES } from '../../nodes/shared/transport/retry';
+import { describeBodyTooLarge } from '../../nodes/shared/transport/transportErrors';
 import { startEndlessPages, startRateLimitedPages } from '../harness/hostilePages';
 import type { LocalServer } from '../harness/localServer';
 import { closeLocalServers } from '../harness/localServer';

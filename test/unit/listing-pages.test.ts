@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { MAX_LISTING_PAGES } from '../../nodes/shared/listing';
+import { MAX_LISTING_PAGES } from '../../nodes/shared/listing/listing';
 import { expectedItems, serviceRecord } from '../harness/fixtures';
 import type { LocalApi } from '../harness/pagedApi';
 import { LISTING_PATH, NEXT_FORMS, pageAnswer, paginate, pagePath, startLocalApi, startPagedApi } from '../harness/pagedApi';

@@ -9,9 +9,9 @@
  */
 import fc from 'fast-check';
 
-import { listServicePages, readListingPage, ServiceResponseError } from '../../nodes/shared/listing';
-import { render } from '../../nodes/shared/text';
-import type { ApiSession } from '../../nodes/shared/transport';
+import { listServicePages, readListingPage, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { render } from '../../nodes/shared/text/text';
+import type { ApiSession } from '../../nodes/shared/transport/transport';
 import { serviceRecord } from '../harness/fixtures';
 
 const BASE = 'https://api.example.com';

@@ -12,9 +12,9 @@ import {
 	readListingPage,
 	SERVICES_PATH,
 	ServiceResponseError,
-} from '../../nodes/shared/listing';
-import { own, render } from '../../nodes/shared/text';
-import type { Text } from '../../nodes/shared/text';
+} from '../../nodes/shared/listing/listing';
+import { own, render } from '../../nodes/shared/text/text';
+import type { Text } from '../../nodes/shared/text/text';
 import { sampleRecords, serviceRecord } from '../harness/fixtures';
 
 /** The text a user reads (foreign parts put in, unbounded; redaction is tested elsewhere). */

@@ -1,11 +1,11 @@
 /**
- * The parameter readers (nodes/shared/parameters.ts) on generated values: every value an expression
+ * The parameter readers (nodes/shared/parameters/parameters.ts) on generated values: every value an expression
  * can give has one meaning or is a ParameterError, never a crash, and the error's text stays bounded
  * whatever the value. The engine runs of every parameter are in parameters-table.test.ts.
  */
 import fc from 'fast-check';
 
-import type { DescribedError } from '../../nodes/shared/errors';
+import type { DescribedError } from '../../nodes/shared/text/errors';
 import {
 	describeValue,
 	ParameterError,
@@ -13,9 +13,9 @@ import {
 	requirePositiveNumber,
 	requireSwitch,
 	requireText,
-} from '../../nodes/shared/parameters';
-import type { Text } from '../../nodes/shared/text';
-import { MESSAGE_MAX, own, render } from '../../nodes/shared/text';
+} from '../../nodes/shared/parameters/parameters';
+import type { Text } from '../../nodes/shared/text/text';
+import { MESSAGE_MAX, own, render } from '../../nodes/shared/text/text';
 
 const shown = (value: Text) => render(value, (t) => t, Infinity);
 const LIMIT = { label: own('Limit'), example: own('50'), integer: true };

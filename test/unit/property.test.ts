@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import nock from 'nock';
 
-import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
-import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
-import { pathTooDeep } from '../../nodes/shared/recordDepth';
+import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import type { ServiceRecord } from '../../nodes/shared/record/serviceRecord';
+import { pathTooDeep } from '../../nodes/shared/record/recordDepth';
 import {
 	isValidServiceRecordFast,
 	MAX_RECORD_DEPTH,
@@ -18,9 +18,9 @@ import {
 	serviceRecordSchema,
 	simplifyServiceRecord,
 	simplifyServiceRecordFast,
-} from '../../nodes/shared/serviceRecord';
-import type { Text } from '../../nodes/shared/text';
-import { DESCRIPTION_MAX, MESSAGE_MAX, own, render } from '../../nodes/shared/text';
+} from '../../nodes/shared/record/serviceRecord';
+import type { Text } from '../../nodes/shared/text/text';
+import { DESCRIPTION_MAX, MESSAGE_MAX, own, render } from '../../nodes/shared/text/text';
 import { expectedSimplified } from '../harness/fixtures';
 import { leakedWindows } from '../harness/leaks';
 import { NEXT_FORMS, pageAnswer, pagePath } from '../harness/pagedApi';

@@ -8,8 +8,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
-import { pathTooDeep } from '../../nodes/shared/recordDepth';
+import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { pathTooDeep } from '../../nodes/shared/record/recordDepth';
 import {
 	isValidServiceRecordFast,
 	MAX_RECORD_DEPTH,
@@ -17,9 +17,9 @@ import {
 	parseSimplifiedServiceRecord,
 	simplifyServiceRecord,
 	simplifyServiceRecordFast,
-} from '../../nodes/shared/serviceRecord';
-import type { Text } from '../../nodes/shared/text';
-import { own, render } from '../../nodes/shared/text';
+} from '../../nodes/shared/record/serviceRecord';
+import type { Text } from '../../nodes/shared/text/text';
+import { own, render } from '../../nodes/shared/text/text';
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
-import { SERVICE_FIELDS } from '../../nodes/shared/serviceFields';
-import { isValidServiceRecordFast, simplifyServiceRecord } from '../../nodes/shared/serviceRecord';
+import { SERVICE_FIELDS } from '../../nodes/shared/record/serviceFields';
+import { isValidServiceRecordFast, simplifyServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import { serviceRecord } from '../harness/fixtures';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

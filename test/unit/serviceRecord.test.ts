@@ -1,13 +1,13 @@
-import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing';
-import { SERVICE_FIELDS } from '../../nodes/shared/serviceFields';
+import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { SERVICE_FIELDS } from '../../nodes/shared/record/serviceFields';
 import {
 	isValidServiceRecordFast,
 	nestServiceRecord,
 	parseServiceRecord,
 	simplifyServiceRecord,
-} from '../../nodes/shared/serviceRecord';
-import type { Text } from '../../nodes/shared/text';
-import { own, render } from '../../nodes/shared/text';
+} from '../../nodes/shared/record/serviceRecord';
+import type { Text } from '../../nodes/shared/text/text';
+import { own, render } from '../../nodes/shared/text/text';
 import { ALL_NULL, expectedSimplified, sampleRecords, serviceRecord } from '../harness/fixtures';
 
 /** The error's texts as a user reads them (foreign parts redacted by nothing here, bounded). */

@@ -3,11 +3,11 @@
  * engine with a small probe node, against real local servers: same-origin absolute targets, the key
  * never sent to another origin, and one deadline for everything fetched through one session.
  */
-import { own } from '../../nodes/shared/text';
+import { own } from '../../nodes/shared/text/text';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { openApiSession, readRequestLimits } from '../../nodes/shared/transport';
+import { openApiSession, readRequestLimits } from '../../nodes/shared/transport/transport';
 import type { Handler } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import { registerNodeType, runNode, servicesNode } from '../harness/workflow';

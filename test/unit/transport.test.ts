@@ -6,14 +6,14 @@ import { PassThrough } from 'node:stream';
 
 import fc from 'fast-check';
 
-import type { DescribedError } from '../../nodes/shared/errors';
-import type { ApiContext } from '../../nodes/shared/limits';
-import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits } from '../../nodes/shared/limits';
-import { requirePositiveNumber } from '../../nodes/shared/parameters';
-import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/responseBody';
-import { pause, retryDelayMs } from '../../nodes/shared/retry';
-import type { Text } from '../../nodes/shared/text';
-import { own, render } from '../../nodes/shared/text';
+import type { DescribedError } from '../../nodes/shared/text/errors';
+import type { ApiContext } from '../../nodes/shared/parameters/limits';
+import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits } from '../../nodes/shared/parameters/limits';
+import { requirePositiveNumber } from '../../nodes/shared/parameters/parameters';
+import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/transport/responseBody';
+import { pause, retryDelayMs } from '../../nodes/shared/transport/retry';
+import type { Text } from '../../nodes/shared/text/text';
+import { own, render } from '../../nodes/shared/text/text';
 
 describe('requirePositiveNumber (Timeout, Max Response Size, and Limit for the listing)', () => {
 	const limit = { label: own('Limit'), example: own('50'), integer: true };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import type { ServiceRecord } from '../../nodes/shared/serviceRecord';
+import type { ServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { ActivePoller } from '../harness/poll';
 import type { TestCredentials } from '../harness/workflow';

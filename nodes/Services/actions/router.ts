@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { DescribedError, toNodeError } from '../../shared/errors';
-import type { Redact } from '../../shared/redact';
-import { foreign, own, text } from '../../shared/text';
-import { credentialRedactor } from '../../shared/transport';
+import { DescribedError, toNodeError } from '../../shared/text/errors';
+import type { Redact } from '../../shared/text/redact';
+import { foreign, own, text } from '../../shared/text/text';
+import { credentialRedactor } from '../../shared/transport/transport';
 import type { ServicesNodeType } from './node.type';
 import * as service from './service/Service.resource';
 

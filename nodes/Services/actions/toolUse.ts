@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { SERVICE_FIELDS } from '../../shared/serviceFields';
+import { SERVICE_FIELDS } from '../../shared/record/serviceFields';
 
 /**
  * The Services node used as an AI tool (n8n's "Services Tool": an AI Agent's tool or a tool of the

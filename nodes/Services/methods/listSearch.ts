@@ -1,12 +1,12 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { matchesServiceFilters, parseServiceFilters } from '../../shared/filters';
-import { listServicePages } from '../../shared/listing';
-import { simplifyServiceRecord } from '../../shared/serviceRecord';
-import { DescribedError } from '../../shared/errors';
-import { DEFAULT_LIMITS } from '../../shared/limits';
-import { foreign, NAME_MAX, own, QUOTE_MAX, text } from '../../shared/text';
-import { CREDENTIAL_TYPE, openApiSession } from '../../shared/transport';
+import { matchesServiceFilters, parseServiceFilters } from '../../shared/parameters/filters';
+import { listServicePages } from '../../shared/listing/listing';
+import { simplifyServiceRecord } from '../../shared/record/serviceRecord';
+import { DescribedError } from '../../shared/text/errors';
+import { DEFAULT_LIMITS } from '../../shared/parameters/limits';
+import { foreign, NAME_MAX, own, QUOTE_MAX, text } from '../../shared/text/text';
+import { CREDENTIAL_TYPE, openApiSession } from '../../shared/transport/transport';
 
 /** Enough entries to fill the editor's list and scroll; the rest comes page by page as the user scrolls. */
 const ENTRIES_PER_CALL = 100;

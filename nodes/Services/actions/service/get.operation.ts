@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requestOptionsProperty, simplifyProperty } from '../../../shared/descriptions';
-import { listServicePages, ServiceNotFoundError } from '../../../shared/listing';
-import { ParameterError, parameterReader, readSimplify, requireText } from '../../../shared/parameters';
-import type { ServiceRecord } from '../../../shared/serviceRecord';
-import { simplifyServiceRecord } from '../../../shared/serviceRecord';
-import { foreign, own, text } from '../../../shared/text';
-import { openApiSession, readRequestLimits } from '../../../shared/transport';
+import { requestOptionsProperty, simplifyProperty } from '../../../shared/parameters/descriptions';
+import { listServicePages, ServiceNotFoundError } from '../../../shared/listing/listing';
+import { ParameterError, parameterReader, readSimplify, requireText } from '../../../shared/parameters/parameters';
+import type { ServiceRecord } from '../../../shared/record/serviceRecord';
+import { simplifyServiceRecord } from '../../../shared/record/serviceRecord';
+import { foreign, own, text } from '../../../shared/text/text';
+import { openApiSession, readRequestLimits } from '../../../shared/transport/transport';
 import { GET_TOOL_DESCRIPTION, isToolUse, toolDescriptionProperty } from '../toolUse';
 
 const showForGet = { show: { resource: ['service'], operation: ['get'] } };

@@ -6,14 +6,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../../../shared/descriptions';
-import type { ServiceFilters } from '../../../shared/filters';
-import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../../shared/filters';
-import { listServicePages } from '../../../shared/listing';
-import { parameterReader, readSimplify, readSwitch, requirePositiveNumber } from '../../../shared/parameters';
-import { own } from '../../../shared/text';
-import type { RequestLimits } from '../../../shared/transport';
-import { CREDENTIAL_TYPE, openApiSession, readRequestLimits } from '../../../shared/transport';
+import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../../../shared/parameters/descriptions';
+import type { ServiceFilters } from '../../../shared/parameters/filters';
+import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../../shared/parameters/filters';
+import { listServicePages } from '../../../shared/listing/listing';
+import { parameterReader, readSimplify, readSwitch, requirePositiveNumber } from '../../../shared/parameters/parameters';
+import { own } from '../../../shared/text/text';
+import type { RequestLimits } from '../../../shared/transport/transport';
+import { CREDENTIAL_TYPE, openApiSession, readRequestLimits } from '../../../shared/transport/transport';
 import { readOncePerRun } from './listingCache';
 import { cutShortNote, isToolUse, LIST_TOOL_DESCRIPTION, TOOL_ANSWER_MAX_BYTES, toolDescriptionProperty } from '../toolUse';
 

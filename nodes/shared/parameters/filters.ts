@@ -1,7 +1,7 @@
 import { option, requireCollection, requireText, wrongValue } from './parameters';
-import type { SimplifiedService } from './serviceFields';
-import type { Text } from './text';
-import { own } from './text';
+import type { SimplifiedService } from '../record/serviceFields';
+import type { Text } from '../text/text';
+import { own } from '../text/text';
 
 /** What the user typed in the "Filters" collection, normalised for matching. */
 export interface ServiceFilters {

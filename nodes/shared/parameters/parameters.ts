@@ -14,9 +14,9 @@
  */
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { DescribedError } from './errors';
-import type { Text } from './text';
-import { foreign, own, text } from './text';
+import { DescribedError } from '../text/errors';
+import type { Text } from '../text/text';
+import { foreign, own, text } from '../text/text';
 
 /** A parameter value the user must change: becomes a NodeOperationError with the item index. */
 export class ParameterError extends DescribedError {}

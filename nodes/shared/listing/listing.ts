@@ -1,9 +1,9 @@
 import type { StatedTotal } from './completeness';
-import { DescribedError } from './errors';
-import type { ServiceRecord, SimplifiedService } from './serviceRecord';
-import { foreign, own, text } from './text';
-import type { ApiContext, ApiSession, RequestLimits } from './transport';
-import { openApiSession } from './transport';
+import { DescribedError } from '../text/errors';
+import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
+import { foreign, own, text } from '../text/text';
+import type { ApiContext, ApiSession, RequestLimits } from '../transport/transport';
+import { openApiSession } from '../transport/transport';
 import type { ListingPage } from './listingPage';
 import { checkNothingLeft, checkPageRecords, PROVIDER_HINT, readListingPage, SERVICES_PATH, ServiceResponseError } from './listingPage';
 

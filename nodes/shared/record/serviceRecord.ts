@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-import { DescribedError } from './errors';
-import { isJsonObject } from './json';
+import { DescribedError } from '../text/errors';
+import { isJsonObject } from '../text/json';
 import { MAX_RECORD_DEPTH, pathTooDeep } from './recordDepth';
 import type { ServiceFieldDeclaration, ServiceRecord, SimplifiedService } from './serviceFields';
 import { SERVICE_FIELDS } from './serviceFields';
 import { isValidServiceRecordFast, simplifyServiceRecord, simplifyServiceRecordFast } from './serviceRecord.fast';
-import type { Text } from './text';
-import { foreign, join, own, text } from './text';
+import type { Text } from '../text/text';
+import { foreign, join, own, text } from '../text/text';
 
 // The per-record fast check and Simplify are generated from SERVICE_FIELDS (scripts/lib/record-code.cjs).
 export { isValidServiceRecordFast, simplifyServiceRecord, simplifyServiceRecordFast } from './serviceRecord.fast';

@@ -1,8 +1,8 @@
-import { isJsonObject } from './json';
-import type { ErrorText } from './errors';
-import { formatDuration, RETRY_HINT } from './errors';
-import type { Text } from './text';
-import { EXCERPT_MAX, foreign, own, text } from './text';
+import { isJsonObject } from '../text/json';
+import type { ErrorText } from '../text/errors';
+import { formatDuration, RETRY_HINT } from '../text/errors';
+import type { Text } from '../text/text';
+import { EXCERPT_MAX, foreign, own, text } from '../text/text';
 import { describeRetryAfter } from './retryAfter';
 
 /** Texts for what the platform answered over HTTP: statuses, Retry-After, retries, redirects, its own message. */

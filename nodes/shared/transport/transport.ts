@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
-import { DescribedError, HttpStatusError, toNodeError } from './errors';
+import { DescribedError, HttpStatusError, toNodeError } from '../text/errors';
 import type { Exchange } from './exchange';
 import { CREDENTIAL_TYPE, lowerCaseHeaders, readErrorMessage, readJsonBody, sendGet, textOf } from './exchange';
 import {
@@ -14,11 +14,11 @@ import {
 	describeRetryBudgetSpent,
 	describeRetryTooLong,
 } from './httpErrors';
-import type { ApiContext, RequestLimits, SessionUse } from './limits';
-import type { Redact } from './redact';
-import { makeRedactor } from './redact';
-import type { Text } from './text';
-import { render } from './text';
+import type { ApiContext, RequestLimits, SessionUse } from '../parameters/limits';
+import type { Redact } from '../text/redact';
+import { makeRedactor } from '../text/redact';
+import type { Text } from '../text/text';
+import { render } from '../text/text';
 import { discardBody } from './responseBody';
 import { parseRetryAfter } from './retryAfter';
 import { MAX_RETRIES, MAX_SESSION_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
@@ -30,9 +30,9 @@ import { describeTransportFailure } from './transportErrors';
  */
 
 export { CREDENTIAL_TYPE } from './exchange';
-export type { ApiContext } from './limits';
-export { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits } from './limits';
-export type { RequestLimits } from './limits';
+export type { ApiContext } from '../parameters/limits';
+export { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits } from '../parameters/limits';
+export type { RequestLimits } from '../parameters/limits';
 
 const MAX_SAME_ORIGIN_REDIRECTS = 5;
 

@@ -1,8 +1,8 @@
-import { DescribedError } from './errors';
-import { kindOf } from './parameters';
-import { MIN_KEY_LENGTH } from './redact';
-import type { Text } from './text';
-import { foreign, own, text } from './text';
+import { DescribedError } from '../text/errors';
+import { kindOf } from '../parameters/parameters';
+import { MIN_KEY_LENGTH } from '../text/redact';
+import type { Text } from '../text/text';
+import { foreign, own, text } from '../text/text';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
 export const API_VERSION_SEGMENT = 'v2026';

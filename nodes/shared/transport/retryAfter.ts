@@ -1,6 +1,6 @@
-import { formatDuration } from './errors';
-import type { Text } from './text';
-import { foreign, own, text } from './text';
+import { formatDuration } from '../text/errors';
+import type { Text } from '../text/text';
+import { foreign, own, text } from '../text/text';
 
 /**
  * `Retry-After` read as HTTP defines it (RFC 9110 §10.2.3): delta-seconds (digits only) or an

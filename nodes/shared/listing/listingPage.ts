@@ -1,12 +1,12 @@
-import { API_VERSION_SEGMENT } from './baseUrl';
+import { API_VERSION_SEGMENT } from '../transport/baseUrl';
 import type { PageSignals } from './completeness';
 import { fieldName, incompleteness, placesOf, readSignals, SIGNAL_KEYS } from './completeness';
-import { platformMessageOf } from './httpErrors';
-import { isJsonObject } from './json';
-import type { ServiceRecord, SimplifiedService } from './serviceRecord';
-import { describeType, parseServiceRecord, parseSimplifiedServiceRecord, ServiceResponseError } from './serviceRecord';
-import type { Text } from './text';
-import { EXCERPT_MAX, foreign, join, own, text } from './text';
+import { platformMessageOf } from '../transport/httpErrors';
+import { isJsonObject } from '../text/json';
+import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
+import { describeType, parseServiceRecord, parseSimplifiedServiceRecord, ServiceResponseError } from '../record/serviceRecord';
+import type { Text } from '../text/text';
+import { EXCERPT_MAX, foreign, join, own, text } from '../text/text';
 
 /** One answer of the listing: accepted shapes, its records and next-page link, its checked records (the walk: listing.ts). */
 

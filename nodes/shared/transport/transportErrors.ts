@@ -1,7 +1,7 @@
-import type { ErrorText } from './errors';
-import { formatBytes, formatDuration, RETRY_HINT, RETRY_HINT_LOWER } from './errors';
-import type { Text } from './text';
-import { foreign, own, text } from './text';
+import type { ErrorText } from '../text/errors';
+import { formatBytes, formatDuration, RETRY_HINT, RETRY_HINT_LOWER } from '../text/errors';
+import type { Text } from '../text/text';
+import { foreign, own, text } from '../text/text';
 
 /** Texts for failures below HTTP and while reading a body: connection, TLS, deadline, size, encoding, not JSON. */
 

@@ -1,6 +1,6 @@
-import { isJsonObject } from './json';
-import type { Text } from './text';
-import { foreign, own, text } from './text';
+import { isJsonObject } from '../text/json';
+import type { Text } from '../text/text';
+import { foreign, own, text } from '../text/text';
 
 /**
  * Does a listing add up? The signs the common paging conventions give that more records exist than

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { option, parameterReader, requireCollection, requirePositiveNumber, requireSwitch } from './parameters';
-import { own, text, thousands } from './text';
+import { own, text, thousands } from '../text/text';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** 100,000 services are about 25 MB of JSON; 64 MB leaves room and stays far below what hurts n8n. */
