@@ -154,8 +154,9 @@ export class ServicesTrigger implements INodeType {
 		}
 		const memory = memoryOf(triggerKey(workflowId, node, credentialId));
 		const activationMode = this.getActivationMode();
+		const globalData = this.getWorkflowStaticData('global');
 		return asNodeError(() =>
-			runPoll({ staticData, memory, stored, records, events, filters, simplify, confirmMassRemoval, resync, trigger, credentialId, activationMode, now }),
+			runPoll({ staticData, globalData, nodeName: node.name, memory, stored, records, events, filters, simplify, confirmMassRemoval, resync, trigger, credentialId, activationMode, now }),
 		);
 	}
 }

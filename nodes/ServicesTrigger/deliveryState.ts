@@ -13,7 +13,7 @@ import { SERVICE_FIELDS } from '../shared/record/serviceFields';
 import type { PreviousValues, ServiceEventName } from './diff';
 import { SERVICE_EVENT_NAMES } from './diff';
 import type { Misfit, ReadState, ServiceSnapshot, StateText, StoredValues, ValueLayout } from './state';
-import { damaged, describeValue, misfitText } from './state';
+import { damaged, describeValue, misfitText, readSnapshot, writeSnapshot } from './state';
 
 /** An event emitted but not known to be delivered; stored as `[eventId, seq, event, id_service, previous, values, detectedAt, emittedAt]`. */
 export interface OutboxEntry {
@@ -213,4 +213,36 @@ export function writeDelivery(staticData: IDataObject, delivery: DeliveryRecord)
 	staticData.tombstones = tombstones as unknown as IDataObject[];
 	if (delivery.resyncAt === undefined) delete staticData.resyncAt;
 	else staticData.resyncAt = delivery.resyncAt;
+}
+
+/** The key of a trigger's activation copy in the workflow's global static data (poll.ts keepBase). */
+function copyKey(nodeName: string): string {
+	return `servicesTrigger:${nodeName}`;
+}
+
+/** Writes the copy of a state taken from an empty static data into the global static data. */
+export function writeActivationCopy(globalData: IDataObject, nodeName: string, state: TriggerState, credentialId: string | null): void {
+	const copy: IDataObject = {};
+	writeSnapshot(copy, state.snapshot, credentialId);
+	writeDelivery(copy, state.delivery);
+	globalData[copyKey(nodeName)] = copy;
+}
+
+/** The activation copy, or undefined when there is none, it is of another credential, or anything in it is damaged (a new baseline then). */
+export function readActivationCopy(globalData: IDataObject, nodeName: string, credentialId: string | null): TriggerState | undefined {
+	const copy = globalData[copyKey(nodeName)];
+	if (typeof copy !== 'object' || copy === null) return undefined;
+	try {
+		const read = readSnapshot(copy, credentialId);
+		if (read === undefined || read.damage !== undefined) return undefined;
+		const { delivery, damage } = readDelivery(copy as IDataObject, read);
+		return damage === undefined ? { snapshot: read.snapshot, delivery } : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Drops the activation copy once the static data holds a state of its own. */
+export function dropActivationCopy(globalData: IDataObject, nodeName: string): void {
+	if (copyKey(nodeName) in globalData) delete globalData[copyKey(nodeName)];
 }

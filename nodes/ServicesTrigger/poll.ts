@@ -23,6 +23,7 @@ import type { ResyncOptions } from './resync';
 import { resyncDue, tombstoneWindow } from './resync';
 import type { ReadState } from './state';
 import { holdsState, writeSnapshot } from './state';
+import { dropActivationCopy, readActivationCopy, writeActivationCopy } from './deliveryState';
 
 /** The stored state as the node read it: undefined for a new baseline (with the old `seq` when it could still be read). */
 export interface StoredRead {
@@ -34,6 +35,10 @@ export interface StoredRead {
 
 export interface PollInput {
 	staticData: IDataObject;
+	/** The workflow's global static data: a copy of the state taken from an empty static data is kept there (activationCopy). */
+	globalData: IDataObject;
+	/** The node's name: the key of its copy in the global static data. */
+	nodeName: string;
 	memory: TriggerMemory;
 	stored: StoredRead;
 	records: readonly ServiceRecord[];
@@ -63,8 +68,11 @@ export function runPoll(input: PollInput): INodeExecutionData[][] | null {
 	// Only an empty static data falls back on what this process computed (durable cursors do not
 	// commit the poll at activation); a stored state, even an old one, always wins.
 	const empty = !holdsState(staticData);
-	if (!empty) memory.base = undefined;
-	const start = stored.state ?? (empty ? memory.base : undefined);
+	if (!empty) {
+		memory.base = undefined;
+		dropActivationCopy(input.globalData, input.nodeName);
+	}
+	const start = stored.state ?? (empty ? (memory.base ?? readActivationCopy(input.globalData, input.nodeName, input.credentialId)) : undefined);
 	const starting = !memory.started || isFirstPollOfActivation(input.activationMode, staticData);
 	const options = { events: input.events, filters: input.filters, dropped: stored.read?.dropped };
 	const tombstoneWindowMs = tombstoneWindow(input.resync, input.events.includes('removed'));
@@ -77,7 +85,8 @@ export function runPoll(input: PollInput): INodeExecutionData[][] | null {
 		const due = input.resync.onStart;
 		const plan = planDelivery({ trigger: input.trigger, me, now, from, detected: [], resync: due ? watched(records, input.filters) : undefined, listed: snapshot, tombstoneWindowMs });
 		write(input, snapshot, plan, true);
-		memory.base = empty && plan.items.length === 0 ? { snapshot, delivery: plan.record } : undefined;
+		memory.base = undefined;
+		if (empty && plan.items.length === 0) keepBase(input, { snapshot, delivery: plan.record });
 		return emit(input, plan);
 	}
 
@@ -103,9 +112,20 @@ export function runPoll(input: PollInput): INodeExecutionData[][] | null {
 	if (plan.items.length > 0 || result.changed || empty) {
 		write(input, result.snapshot, plan, result.changed || empty || stored.read?.current !== true);
 		// The base moves on only when nothing was emitted: emitted events whose state was not committed are found again.
-		if (empty && plan.items.length === 0) memory.base = { snapshot: result.snapshot, delivery: plan.record };
+		if (empty && plan.items.length === 0) keepBase(input, { snapshot: result.snapshot, delivery: plan.record });
 	}
 	return emit(input, plan);
+}
+
+/**
+ * Keeps the state of a poll that found the static data empty, for the next poll while it stays
+ * empty: in this process's memory, and in the global static data, which n8n saves at activation
+ * even when durable cursors do not commit the poll at activation (a restart before the first
+ * scheduled poll then loses nothing either).
+ */
+function keepBase(input: PollInput, state: TriggerState): void {
+	input.memory.base = state;
+	writeActivationCopy(input.globalData, input.nodeName, state, input.credentialId);
 }
 
 function write(input: PollInput, snapshot: TriggerState['snapshot'], plan: DeliveryPlan, services: boolean): void {
