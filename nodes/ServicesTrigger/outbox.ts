@@ -96,7 +96,9 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 
 	const known = new Map<string, OutboxEntry>();
 	for (const entry of [...(input.recent ?? []), ...outbox]) known.set(entry.eventId, entry);
+	// Above what this process emitted last too: an event it emitted from this state, whose save was lost, keeps its number.
 	let seq = from.legacy ? Math.max(from.seq, now) : from.seq;
+	for (const entry of input.recent ?? []) seq = Math.max(seq, entry.seq);
 	const fresh = (event: ItemEvent, values: StoredValues): Delivery => {
 		const eventId = eventIdOf(trigger, from.seq, event.event, event.id_service, event.previous, values);
 		const before = known.get(eventId);
@@ -191,8 +193,11 @@ function keptTombstones(
 	return kept.sort((a, b) => b.removedAt - a.removedAt || b.seq - a.seq).filter((_, index) => index < TOMBSTONE_MAX);
 }
 
-/** The deliveries record with this process at `seq`, at most DELIVERED_PROCESSES_MAX processes (the lowest dropped first). */
+/** The deliveries record with this process at `seq`, at most DELIVERED_PROCESSES_MAX processes (the lowest, then the oldest, dropped first). */
 function deliveredBy(delivered: Readonly<Record<string, number>>, me: string, seq: number): Record<string, number> {
-	const entries = Object.entries({ ...delivered, [me]: seq }).sort((a, b) => b[1] - a[1]);
-	return Object.fromEntries(entries.filter(([process], index) => index < DELIVERED_PROCESSES_MAX || process === me));
+	const others = Object.entries(delivered)
+		.filter(([process]) => process !== me)
+		.reverse()
+		.sort((a, b) => b[1] - a[1]);
+	return Object.fromEntries([...others.filter((_, index) => index < DELIVERED_PROCESSES_MAX - 1).reverse(), [me, seq]]);
 }

@@ -95,17 +95,21 @@ export class N8nProcess {
 		if (this.alive) this.db.workflowStaticData = json(workflow.staticData);
 	}
 
-	/** One scheduled poll, killed at `crash`. */
-	async poll(crash: CrashPoint = 'none'): Promise<void> {
+	/**
+	 * One scheduled poll, killed at `crash`. `leaseLost` (durable): the poll lost its lease meanwhile,
+	 * so n8n commits nothing of it and drops its events (`runPolledWorkflow`: "Poll cursor commit
+	 * skipped"); the process lives on.
+	 */
+	async poll(crash: CrashPoint = 'none', { leaseLost = false }: { leaseLost?: boolean } = {}): Promise<void> {
 		if (this.setting === 'default') {
 			if (this.workflow === undefined) throw new Error('start() first');
 			await this.pollOnce(this.workflow, false, this.activationMode, crash);
 		} else {
-			await this.pollOnce(createWorkflow([this.node], json(this.db.workflowStaticData)), false, 'update', crash);
+			await this.pollOnce(createWorkflow([this.node], json(this.db.workflowStaticData)), false, 'update', crash, leaseLost);
 		}
 	}
 
-	private async pollOnce(workflow: Workflow, activation: boolean, activationMode: string, crash: CrashPoint): Promise<void> {
+	private async pollOnce(workflow: Workflow, activation: boolean, activationMode: string, crash: CrashPoint, leaseLost = false): Promise<void> {
 		if (!this.alive) throw new Error('this process was killed');
 		if (crash === 'poll') {
 			this.alive = false;
@@ -129,7 +133,7 @@ export class N8nProcess {
 					// Called by n8n-core's executor after a scheduled poll that emitted nothing.
 					commitCursor: async () => {
 						const committed = take();
-						if (crash === 'beforeSave') return;
+						if (crash === 'beforeSave' || leaseLost) return;
 						if (committed !== null) this.db.cursor = committed;
 					},
 				}
@@ -148,6 +152,7 @@ export class N8nProcess {
 			return;
 		}
 		this.db.workflowStaticData = json(workflow.staticData);
+		if (leaseLost && committedCursor !== null) return;
 		if (committedCursor !== null) this.db.cursor = committedCursor;
 		if (crash === 'afterSave' && !durable) {
 			this.alive = false;
