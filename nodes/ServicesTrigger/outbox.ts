@@ -129,9 +129,10 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 	}
 
 	const redelivered = new Set(items.filter((item) => item.delivery.redelivered).map((item) => item.delivery.eventId));
+	const inOutbox = new Set(outbox.map((entry) => entry.eventId));
 	const nextOutbox = [
 		...outbox.map((entry) => (redelivered.has(entry.eventId) ? { ...entry, emittedAt: now } : entry)),
-		...added.filter((entry) => !outbox.some((kept) => kept.eventId === entry.eventId)),
+		...added.filter((entry) => !inOutbox.has(entry.eventId)),
 	];
 	const record: DeliveryRecord = {
 		seq,
