@@ -4,11 +4,12 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { run, startProcess } from '../scripts/lib/process.mjs';
+import { makeTempDir, run, startProcess } from '../scripts/lib/process.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -75,4 +76,16 @@ export async function runJsonChild(nodeArgs, { input, label } = {}) {
 	}
 	const lines = result.stdout.trim().split('\n');
 	return JSON.parse(lines[lines.length - 1]);
+}
+
+/**
+ * n8n-core's engine over the built package (bench/engine.cjs), n8n's user folder in a temporary
+ * folder of the run (`prefix`), its log silent. Call before anything loads n8n-core.
+ */
+export function benchEngine(prefix) {
+	// n8n-core writes $N8N_USER_FOLDER/.n8n/config on every execution: keep it out of ~/.n8n.
+	process.env.N8N_USER_FOLDER = makeTempDir(prefix);
+	process.env.N8N_LOG_LEVEL = 'silent';
+	process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+	return createRequire(import.meta.url)('./engine.cjs');
 }

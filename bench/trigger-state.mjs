@@ -17,12 +17,10 @@
 // Prints bytes of JSON (what n8n stores) and bytes per service, and the time to serialise it;
 // one JSON line to stdout.
 import http from 'node:http';
-import { createRequire } from 'node:module';
 
 import { runMain } from '../scripts/lib/cleanup.mjs';
 import { generateServices } from '../scripts/lib/mock.mjs';
-import { makeTempDir } from '../scripts/lib/process.mjs';
-import { benchArgs, readLoadavg, startBenchServer, thousands } from './common.mjs';
+import { benchArgs, benchEngine, readLoadavg, startBenchServer, thousands } from './common.mjs';
 
 const { values: args } = benchArgs(
 	import.meta.url,
@@ -41,11 +39,7 @@ if (!sizes.every((size) => Number.isInteger(size) && size > 0) || !(polls >= 1) 
 	process.exit(2);
 }
 
-process.env.N8N_USER_FOLDER = makeTempDir('n8n-trigger-state-bench-');
-process.env.N8N_LOG_LEVEL = 'silent';
-process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
-const require = createRequire(import.meta.url);
-const { triggerWorkflow, pollTrigger } = require('./engine.cjs');
+const { triggerWorkflow, pollTrigger } = benchEngine('n8n-trigger-state-bench-');
 
 const progress = (line) => process.stderr.write(`trigger-state-bench: ${line}\n`);
 

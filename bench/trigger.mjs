@@ -32,15 +32,13 @@
 // Human-readable lines go to stderr, one JSON line to stdout (for bench/run.mjs). Temporary files
 // (n8n's user folder) go under $TMPDIR and are removed on exit. With --url the mock is left serving
 // B. Where the time goes: `node --cpu-prof --cpu-prof-dir=<dir> bench/trigger.mjs --memory-runs 0`.
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
 import { runMain } from '../scripts/lib/cleanup.mjs';
 import { generateServices, startMockApi } from '../scripts/lib/mock.mjs';
-import { makeTempDir } from '../scripts/lib/process.mjs';
-import { benchArgs, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
+import { benchArgs, benchEngine, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
 import { prepareRef } from './refs.mjs';
 
 const script = fileURLToPath(import.meta.url);
@@ -75,12 +73,7 @@ if (Boolean(args.url) !== Boolean(args.key)) {
 	process.exit(2);
 }
 
-// n8n-core writes $N8N_USER_FOLDER/.n8n/config on every execution: keep it out of ~/.n8n.
-process.env.N8N_USER_FOLDER = makeTempDir('n8n-trigger-bench-');
-process.env.N8N_LOG_LEVEL = 'silent';
-process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
-const require = createRequire(import.meta.url);
-const { runList, triggerWorkflow, pollTrigger } = require('./engine.cjs');
+const { runList, triggerWorkflow, pollTrigger } = benchEngine('n8n-trigger-bench-');
 
 // A full collection before each timed run (and before a memory measure), without needing
 // `node --expose-gc` from the caller.
