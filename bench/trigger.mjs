@@ -28,7 +28,8 @@
 // 6. --against <ref>: that commit, built in a temporary git worktree (bench/refs.mjs), polls the
 //    same listings in the same rounds (a workflow of its own, its own baseline): its two polls are
 //    timed in the rotation too, and each of this build's polls is paired with the ref's of the same
-//    round (before/after in one run, on the same machine load).
+//    round (before/after in one run, on the same machine load), by wall time and by this process's
+//    CPU time (steadier on a loaded machine).
 // Human-readable lines go to stderr, one JSON line to stdout (for bench/run.mjs). Temporary files
 // (n8n's user folder) go under $TMPDIR and are removed on exit. With --url the mock is left serving
 // B. Where the time goes: `node --cpu-prof --cpu-prof-dir=<dir> bench/trigger.mjs --memory-runs 0`.
@@ -136,9 +137,12 @@ function expectItems(what, items, expected) {
 
 async function timed(run) {
 	gc();
+	const cpu = process.cpuUsage();
 	const started = performance.now();
 	const result = await run();
-	return { ms: performance.now() - started, result };
+	const used = process.cpuUsage(cpu);
+	// CPU time of this process (the mock runs in its own): less sensitive to a loaded machine than wall time.
+	return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, result };
 }
 
 /**
@@ -164,17 +168,19 @@ async function runRound(mock, bodyB, expectedEvents, index, ref) {
 	const times = {};
 	const polls = (key, pollWorkflow, label) => ({
 		[`${key}1pct`]: async () => {
-			const { ms, result } = await timed(() => pollTrigger({ workflow: pollWorkflow, ...credentials }));
+			const { ms, cpuMs, result } = await timed(() => pollTrigger({ workflow: pollWorkflow, ...credentials }));
 			expectItems(`poll with changes${label}`, result, expectedEvents);
 			times[`${key}1pctMs`] = ms;
+			times[`${key}1pctCpuMs`] = cpuMs;
 			// What n8n does with the static data after the execution this poll starts: save it as JSON.
 			times[`${key}StateSaveMs`] = (await timed(async () => JSON.stringify(pollWorkflow.staticData))).ms;
 			times[`${key}StateBytes`] = Buffer.byteLength(JSON.stringify(pollWorkflow.staticData));
 		},
 		[`${key}Nothing`]: async () => {
-			const { ms, result } = await timed(() => pollTrigger({ workflow: pollWorkflow, ...credentials }));
+			const { ms, cpuMs, result } = await timed(() => pollTrigger({ workflow: pollWorkflow, ...credentials }));
 			expectItems(`poll with nothing changed${label}`, result, null);
 			times[`${key}NothingMs`] = ms;
+			times[`${key}NothingCpuMs`] = cpuMs;
 		},
 	});
 	const steps = {
@@ -277,12 +283,14 @@ async function main() {
 					refStateAfter1pctBytes: times.refPollStateBytes,
 					vsRef1pct: round2(times.poll1pctMs / times.refPoll1pctMs),
 					vsRefNothing: round2(times.pollNothingMs / times.refPollNothingMs),
+					cpuVsRef1pct: round2(times.poll1pctCpuMs / times.refPoll1pctCpuMs),
+					cpuVsRefNothing: round2(times.pollNothingCpuMs / times.refPollNothingCpuMs),
 				}),
 			};
 			perRound.push(row);
 			progress(
 				`round ${index}: List raw ${row.listRawMs.toFixed(0)} ms, poll (${thousands(changedCount)} changed) ${row.poll1pctMs.toFixed(0)} ms = ${row.ratio1pct.toFixed(2)}x, poll (nothing changed) ${row.pollNothingMs.toFixed(0)} ms = ${row.ratioNothing.toFixed(2)}x` +
-					(ref ? `; @${ref.ref}: ${row.refPoll1pctMs.toFixed(0)} ms / ${row.refPollNothingMs.toFixed(0)} ms, this build ${row.vsRef1pct.toFixed(2)}x / ${row.vsRefNothing.toFixed(2)}x of it` : ''),
+					(ref ? `; @${ref.ref}: ${row.refPoll1pctMs.toFixed(0)} ms / ${row.refPollNothingMs.toFixed(0)} ms, this build ${row.vsRef1pct.toFixed(2)}x / ${row.vsRefNothing.toFixed(2)}x of it (CPU ${row.cpuVsRef1pct.toFixed(2)}x / ${row.cpuVsRefNothing.toFixed(2)}x)` : ''),
 			);
 		}
 		const stateBytes = Buffer.byteLength(stateJson);
@@ -323,6 +331,8 @@ async function main() {
 				refStateAfter1pctBytes: perRound[0]?.refStateAfter1pctBytes,
 				vsRef1pct: round2(median(perRound.map((r) => r.vsRef1pct))),
 				vsRefNothing: round2(median(perRound.map((r) => r.vsRefNothing))),
+				cpuVsRef1pct: round2(median(perRound.map((r) => r.cpuVsRef1pct))),
+				cpuVsRefNothing: round2(median(perRound.map((r) => r.cpuVsRefNothing))),
 			}),
 		};
 		const verdict = (ratio) => (ratio <= TARGET ? 'MET' : 'MISSED');
@@ -333,7 +343,7 @@ async function main() {
 		progress(`  state: ${thousands(stateBytes)} bytes of JSON = ${result.stateBytesPerService} bytes per service (the listing: ${(result.bodyBytes / size).toFixed(0)} bytes per record); saving it as JSON: ${result.stateSaveMs} ms`);
 		progress(`  state after the poll with changes (its ${expectedEvents} events in the outbox): ${thousands(result.stateAfter1pctBytes)} bytes; right after the first activation (with the activation copy, until the next emit): ${thousands(activationBytes)} bytes`);
 		if (ref) {
-			progress(`  against ${ref.ref} (${ref.version}, ${ref.commit.slice(0, 10)}), paired per round: poll with changes ${result.poll1pctMs.toFixed(0)} ms vs ${result.refPoll1pctMs.toFixed(0)} ms = ${result.vsRef1pct.toFixed(2)}x; nothing changed ${result.pollNothingMs.toFixed(0)} ms vs ${result.refPollNothingMs.toFixed(0)} ms = ${result.vsRefNothing.toFixed(2)}x; state after the poll with changes ${thousands(result.stateAfter1pctBytes)} vs ${thousands(result.refStateAfter1pctBytes)} bytes`);
+			progress(`  against ${ref.ref} (${ref.version}, ${ref.commit.slice(0, 10)}), paired per round: poll with changes ${result.poll1pctMs.toFixed(0)} ms vs ${result.refPoll1pctMs.toFixed(0)} ms = ${result.vsRef1pct.toFixed(2)}x; nothing changed ${result.pollNothingMs.toFixed(0)} ms vs ${result.refPollNothingMs.toFixed(0)} ms = ${result.vsRefNothing.toFixed(2)}x; CPU time of the process ${result.cpuVsRef1pct.toFixed(2)}x and ${result.cpuVsRefNothing.toFixed(2)}x; state after the poll with changes ${thousands(result.stateAfter1pctBytes)} vs ${thousands(result.refStateAfter1pctBytes)} bytes`);
 		}
 		if (memoryRuns > 0) {
 			progress(`  peak memory (RSS high-water growth, median of ${memoryRuns} fresh process(es)): poll ${result.peakRssGrowthMb} MB, List raw ${result.listRawPeakRssGrowthMb} MB${result.peakRssIsUpperBound ? ' (some only an upper bound)' : ''}`);
