@@ -49,7 +49,7 @@ export class ServicesTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The first poll after activation only records the current services; events are reported from the next poll on',
+					'The first poll after activation only records the current services; events are reported from the next poll on. Each event has an eventId: after an n8n restart the last events come again, marked "redelivered"',
 				name: 'baselineNotice',
 				type: 'notice',
 				default: '',
