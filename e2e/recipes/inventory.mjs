@@ -92,7 +92,7 @@ export const inventoryRecipe = {
 			const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: credential }, edit: toFolder(folder) });
 			const run = await ctx.inst.runWorkflow(wf.id);
 			assert.ok(run.ok, `the run failed: ${workflowError(run.result)?.message ?? run.status}`);
-			return { wf, run, folder, toFolder, credential, expected: mock.getServices().map(simplify) };
+			return { wf, run, folder, toFolder, credential, mock, expected: mock.getServices().map(simplify) };
 		});
 	},
 
@@ -125,6 +125,21 @@ export const inventoryRecipe = {
 			const rows = lib.utils.sheet_to_json(book.Sheets.Services, { header: 1, defval: null, raw: true });
 			assert.deepEqual(rows, [header, ...expected.map((s) => header.map((k) => s[k]))]);
 			console.log(`      XLSX read with ${name} ${version}: ${rows.length - 1} rows`);
+		});
+
+		await t.test('inventory: a second run the same day replaces both files (a service removed meanwhile is gone from them)', async () => {
+			const before = state.mock.getServices();
+			state.mock.setServices(before.slice(1));
+			const run = await ctx.inst.runWorkflow(state.wf.id);
+			assert.ok(run.ok, `the run failed: ${workflowError(run.result)?.message ?? run.status}`);
+			assert.deepEqual(fs.readdirSync(folder).sort(), [path.basename(files.csv), path.basename(files.xlsx)], 'the same two files');
+			const csvRows = parseCsv(fs.readFileSync(files.csv, 'utf8')).rows;
+			const { lib } = n8nXlsx(ctx.inst.runtime);
+			const xlsxRows = lib.utils.sheet_to_json(lib.read(fs.readFileSync(files.xlsx), { type: 'buffer' }).Sheets.Services, { header: 1 });
+			for (const rows of [csvRows, xlsxRows]) {
+				assert.equal(rows.length, expected.length, 'a header and one row fewer');
+				assert.ok(!rows.some((r) => r[0] === before[0].id_service), 'the removed service is gone');
+			}
 		});
 
 		const failedWrite = async (folder) => {
