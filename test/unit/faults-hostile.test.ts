@@ -168,7 +168,7 @@ describe('Timeout is per request, Listing Time Limit the whole listing', () => {
 		const elapsed = Date.now() - started;
 		console.info(`trickling server, Timeout 1500 ms: stopped after ${elapsed} ms`);
 		expect(result.error).toMatchObject({ message: 'The platform did not answer within 1.5 s', context: { itemIndex: 0 } });
-		expect(result.error?.description).toMatch(/after 1\.5 s for one request \(on the first page\)\. "Timeout" under Options is the time for each request/);
+		expect(result.error?.description).toMatch(/after 1\.5 s for one request \(on the first page\)\. Raise "Timeout" under Options \(the time for each request/);
 		expect(elapsed).toBeGreaterThanOrEqual(1400);
 		expect(elapsed).toBeLessThan(1500 + 750);
 		expectNoKey(result);

@@ -108,7 +108,7 @@ test('a listing that never ends by time is cut at the Listing Time Limit, and th
 	console.info(`endless pages, Listing Time Limit 1.8 s: stopped after ${elapsed} ms and ${server.seen.length} requests`);
 	expect(result.error).toMatchObject({ message: 'The listing did not finish within the Listing Time Limit (1.8 s)', context: { itemIndex: 0 } });
 	expect(description(result.error)).toMatch(
-		/^The node stopped waiting for 127\.0\.0\.1:\d+ to list services after 1\.8 s \(on page \d+, after \d+ page\(s\)\)\. "Listing Time Limit" under Options is the time for the whole listing: every page, retry and wait\. Raise it/,
+		/^The node stopped waiting for 127\.0\.0\.1:\d+ to list services after 1\.8 s \(on page \d+, after \d+ page\(s\)\)\. Raise "Listing Time Limit" under Options \(the time for the whole listing: every page, retry and wait\)/,
 	);
 	expect(server.seen.length).toBeGreaterThan(2);
 	expect(elapsed).toBeGreaterThanOrEqual(1700);
@@ -134,7 +134,7 @@ test('a page trickling its bytes is cut at the Timeout of that one request, name
 	const result = await list(baseUrl, { options: { timeout: 1500 } });
 	const elapsed = Date.now() - started;
 	expect(result.error).toMatchObject({ message: 'The platform did not answer within 1.5 s', context: { itemIndex: 0 } });
-	expect(description(result.error)).toMatch(/after 1\.5 s for one request \(on page 3, after 2 page\(s\)\)\. "Timeout" under Options is the time for each request/);
+	expect(description(result.error)).toMatch(/after 1\.5 s for one request \(on page 3, after 2 page\(s\)\)\. Raise "Timeout" under Options \(the time for each request/);
 	expect(elapsed).toBeGreaterThanOrEqual(1500);
 	expect(elapsed).toBeLessThan(1500 + 5000);
 });

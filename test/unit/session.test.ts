@@ -110,7 +110,7 @@ test('Timeout per request, one Listing Time Limit for the whole session: slow pa
 	const started = Date.now();
 	const cut = await runProbe(server.origin, '/a,/b,/c', { timeout: 600, listingTimeLimit: 0.01 });
 	expect(cut.error?.message).toBe('The listing did not finish within the Listing Time Limit (600 ms)');
-	expect(cut.error?.description).toMatch(/after 600 ms \(on page 2, after 1 page\(s\)\)\. "Listing Time Limit" under Options is the time for the whole listing/);
+	expect(cut.error?.description).toMatch(/after 600 ms \(on page 2, after 1 page\(s\)\)\. Raise "Listing Time Limit" under Options \(the time for the whole listing/);
 	expect(server.seen).toHaveLength(2 + 2);
 	expect(Date.now() - started).toBeLessThan(600 + 2000);
 });

@@ -128,7 +128,7 @@ export function describeDeadline(context: {
 		const timeout = formatDuration(limits.timeoutMs);
 		return {
 			message: text`The platform did not answer within ${timeout}`,
-			description: text`The node stopped waiting for ${host} to ${action} after ${timeout} for one request (${pages}). "Timeout" under Options is the time for each request: connecting, waiting and reading its answer. Raise it if the platform is slow, or ${RETRY_HINT_LOWER}`,
+			description: text`The node stopped waiting for ${host} to ${action} after ${timeout} for one request (${pages}). Raise "Timeout" under Options (the time for each request: connecting, waiting and reading its answer) if the platform is slow, or ${RETRY_HINT_LOWER}`,
 		};
 	}
 	const used = formatDuration(limits.listingTimeMs);
@@ -148,7 +148,7 @@ export function describeDeadline(context: {
 	}
 	return {
 		message: text`The listing did not finish within the Listing Time Limit (${used})`,
-		description: text`The node stopped waiting for ${host} to ${action} after ${used} (${pages}). "Listing Time Limit" under Options is the time for the whole listing: every page, retry and wait. Raise it if the account is this large or the network this slow, or ${RETRY_HINT_LOWER}`,
+		description: text`The node stopped waiting for ${host} to ${action} after ${used} (${pages}). Raise "Listing Time Limit" under Options (the time for the whole listing: every page, retry and wait) if the account is this large or the network this slow, or ${RETRY_HINT_LOWER}`,
 	};
 }
 
