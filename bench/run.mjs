@@ -294,7 +294,9 @@ let network = null;
 if (!args['no-network']) {
 	loadavg.network = readLoadavg();
 	const rtts = args['network-rtts'].split(',').map(Number);
+	const networkStarted = performance.now();
 	network = await measureNetwork({ rtts, pages: args.quick ? 20 : 100, refs, nodesBaseDir, quick: args.quick, progress });
+	network.seconds = (performance.now() - networkStarted) / 1000;
 }
 progress('cold load ...');
 const cold = coldLoad();
@@ -549,7 +551,7 @@ if (trigger) {
 
 if (network) {
 	for (const line of network.lines) log(line);
-	log(`(load average before it: ${loadavg.network}; single runs of the large listing, its time is round trips, not CPU)`);
+	log(`(load average before it: ${loadavg.network}; single runs of the large listing, its time is round trips, not CPU; took ${fixed(network.seconds, 0)} s)`);
 	log();
 }
 
@@ -629,7 +631,7 @@ if (reportFile) {
 		paged,
 		sideBySide,
 		trigger,
-		network: network && { rows: network.rows, unavailable: network.unavailable },
+		network: network && { rows: network.rows, unavailable: network.unavailable, seconds: network.seconds },
 		cold,
 		profiles,
 		rounds: roundData,
