@@ -1,15 +1,15 @@
 // What the bench scripts share: their options and --help text (from a script's header comment),
 // the load average, the median, the bench mock (bench/server.mjs) in a process of its own, and a
 // measuring child's one JSON line.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { makeTempDir, run, startProcess } from '../scripts/lib/process.mjs';
+import { run, startProcess } from '../scripts/lib/process.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,6 +31,19 @@ export function benchArgs(scriptUrl, options, { allowPositionals = false, helpTo
 		process.exit(0);
 	}
 	return parsed;
+}
+
+/**
+ * bench/engine.cjs for a measuring child, with an n8n user folder of its own: n8n-core writes
+ * $N8N_USER_FOLDER/.n8n/config on every execution; kept out of ~/.n8n, removed at exit.
+ */
+export function loadEngine() {
+	const userFolder = mkdtempSync(join(os.tmpdir(), 'n8n-bench-'));
+	process.env.N8N_USER_FOLDER = userFolder;
+	process.env.N8N_LOG_LEVEL = 'silent';
+	process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+	process.on('exit', () => rmSync(userFolder, { recursive: true, force: true }));
+	return createRequire(import.meta.url)('./engine.cjs');
 }
 
 /** /proc/loadavg as it reads (load averages, running/total tasks, last pid); elsewhere os.loadavg(). */
@@ -68,24 +81,12 @@ export async function startBenchServer(args, label) {
 	return { ...first, stop: () => child.stdin.end() };
 }
 
-/** Runs `node ...nodeArgs` to its end (`input` on its stdin) and returns its last stdout line as JSON. */
-export async function runJsonChild(nodeArgs, { input, label } = {}) {
-	const result = await run(process.execPath, nodeArgs, { cwd: root, env: process.env, input, label });
+/** Runs `node ...nodeArgs` to its end (`input` on its stdin, `env` added to ours) and returns its last stdout line as JSON. */
+export async function runJsonChild(nodeArgs, { input, label, env } = {}) {
+	const result = await run(process.execPath, nodeArgs, { cwd: root, env: { ...process.env, ...env }, input, label });
 	if (result.code !== 0) {
 		throw new Error(`child ${nodeArgs.join(' ')} failed (${result.signal ?? result.code}):\n${result.stderr}\n${result.stdout}`);
 	}
 	const lines = result.stdout.trim().split('\n');
 	return JSON.parse(lines[lines.length - 1]);
-}
-
-/**
- * n8n-core's engine over the built package (bench/engine.cjs), n8n's user folder in a temporary
- * folder of the run (`prefix`), its log silent. Call before anything loads n8n-core.
- */
-export function benchEngine(prefix) {
-	// n8n-core writes $N8N_USER_FOLDER/.n8n/config on every execution: keep it out of ~/.n8n.
-	process.env.N8N_USER_FOLDER = makeTempDir(prefix);
-	process.env.N8N_LOG_LEVEL = 'silent';
-	process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
-	return createRequire(import.meta.url)('./engine.cjs');
 }

@@ -20,7 +20,7 @@ import http from 'node:http';
 
 import { runMain } from '../scripts/lib/cleanup.mjs';
 import { generateServices } from '../scripts/lib/mock.mjs';
-import { benchArgs, benchEngine, readLoadavg, startBenchServer, thousands } from './common.mjs';
+import { benchArgs, loadEngine, readLoadavg, startBenchServer, thousands } from './common.mjs';
 
 const { values: args } = benchArgs(
 	import.meta.url,
@@ -39,7 +39,7 @@ if (!sizes.every((size) => Number.isInteger(size) && size > 0) || !(polls >= 1) 
 	process.exit(2);
 }
 
-const { triggerWorkflow, pollTrigger } = benchEngine('n8n-trigger-state-bench-');
+const { triggerWorkflow, pollTrigger } = loadEngine();
 
 const progress = (line) => process.stderr.write(`trigger-state-bench: ${line}\n`);
 

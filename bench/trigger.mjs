@@ -39,7 +39,7 @@ import vm from 'node:vm';
 
 import { runMain } from '../scripts/lib/cleanup.mjs';
 import { generateServices, startMockApi } from '../scripts/lib/mock.mjs';
-import { benchArgs, benchEngine, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
+import { benchArgs, loadEngine, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
 import { prepareRef } from './refs.mjs';
 
 const script = fileURLToPath(import.meta.url);
@@ -74,7 +74,7 @@ if (Boolean(args.url) !== Boolean(args.key)) {
 	process.exit(2);
 }
 
-const { runList, triggerWorkflow, pollTrigger } = benchEngine('n8n-trigger-bench-');
+const { runList, triggerWorkflow, pollTrigger } = loadEngine();
 
 // A full collection before each timed run (and before a memory measure), without needing
 // `node --expose-gc` from the caller.

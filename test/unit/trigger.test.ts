@@ -77,7 +77,7 @@ describe('node description', () => {
 		expect(new ServicesTrigger().poll).toBeInstanceOf(Function);
 	});
 
-	it('offers the four events, the shared filters and simplify, and a timeout', () => {
+	it('offers the four events, the shared filters and simplify, and the time limits', () => {
 		const byName = Object.fromEntries(description.properties.map((p) => [p.name, p]));
 		expect(byName.events).toMatchObject({ type: 'multiOptions', required: true });
 		expect(byName.events.options?.map((o) => (o as { value: string }).value).sort()).toEqual([
@@ -88,7 +88,7 @@ describe('node description', () => {
 		]);
 		expect(byName.filters.options?.map((o) => (o as { name: string }).name).sort()).toEqual(['search', 'status']);
 		expect(byName.simplify).toMatchObject({ type: 'boolean', default: true });
-		expect(byName.options.options?.map((o) => (o as { name: string }).name)).toEqual(['timeout', 'maxResponseSize', 'retryOnRateLimit']);
+		expect(byName.options.options?.map((o) => (o as { name: string }).name)).toEqual(['timeout', 'listingTimeLimit', 'maxResponseSize', 'retryOnRateLimit']);
 	});
 
 	it('has a codex file naming the node type', () => {
