@@ -39,7 +39,10 @@ function engineFor(packageRoot) {
     refEngines.set(
       packageRoot,
       createEngine({
-        nodeTypes: { [NODE_TYPE]: new (ref('dist/nodes/Services/Services.node.js').Services)() },
+        nodeTypes: {
+          [NODE_TYPE]: new (ref('dist/nodes/Services/Services.node.js').Services)(),
+          [TRIGGER_TYPE]: new (ref('dist/nodes/ServicesTrigger/ServicesTrigger.node.js').ServicesTrigger)(),
+        },
         credentialTypes: { servicePlatformApi: new (ref('dist/credentials/ServicePlatformApi.credentials.js').ServicePlatformApi)() },
       }),
     );
@@ -109,27 +112,30 @@ async function runPeer({ baseUrl, apiKey, nodesBaseDir, paged = false }) {
   return items;
 }
 
-// The Services Trigger with every event and its defaults (Simplify on, no filters).
-const trigger = node(
-  'Services Trigger',
-  TRIGGER_TYPE,
-  1,
-  { events: ['created', 'statusChanged', 'specsChanged', 'removed'], simplify: true },
-  CREDENTIAL,
-);
+// The Services Trigger with every event and its defaults (Simplify on, no filters), `parameters` added.
+function triggerNode(parameters = {}) {
+  return node('Services Trigger', TRIGGER_TYPE, 1, { events: ['created', 'statusChanged', 'specsChanged', 'removed'], simplify: true, ...parameters }, CREDENTIAL);
+}
+const trigger = triggerNode();
+const workflowNodes = new WeakMap();
 
 /**
- * A workflow with only the Services Trigger, as n8n holds an active one: its static data (the
- * trigger's remembered services; `staticData` as loaded from the database, or none) lives on in
- * it from poll to poll.
+ * A workflow with only the Services Trigger (of this checkout, or of `packageRoot`: an earlier
+ * commit's), as n8n holds an active one: its static data (the trigger's remembered services;
+ * `staticData` as loaded from the database, or none) lives on in it from poll to poll.
+ * `parameters` are added to the trigger's defaults (e.g. { resync: { onStart: true } }).
  */
-function triggerWorkflow(staticData) {
-  return engine.createWorkflow([trigger], staticData);
+function triggerWorkflow(staticData, { packageRoot, parameters } = {}) {
+  const triggerOf = parameters === undefined ? trigger : triggerNode(parameters);
+  const workflow = engineFor(packageRoot).createWorkflow([triggerOf], staticData);
+  workflowNodes.set(workflow, { node: triggerOf, packageRoot });
+  return workflow;
 }
 
 /** One scheduled poll of the trigger of `workflow`. Resolves with the emitted items, or null when nothing changed. */
 async function pollTrigger({ workflow, baseUrl, apiKey }) {
-  const { emitted, error } = await engine.poll({ workflow, node: trigger, credentials: { apiKey, baseUrl } });
+  const { node: triggerOf, packageRoot } = workflowNodes.get(workflow) ?? { node: trigger };
+  const { emitted, error } = await engineFor(packageRoot).poll({ workflow, node: triggerOf, credentials: { apiKey, baseUrl } });
   if (error) throw Object.assign(new Error(`Services Trigger poll failed: ${error.message}`), { nodeError: error });
   return emitted === null ? null : emitted[0];
 }

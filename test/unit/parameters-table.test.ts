@@ -16,7 +16,7 @@ import { expectedSimplified } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import type { Case, Row } from '../harness/parameterTable';
-import { base, count, events, execute, get, ids, KEY, list, markdownTable, RECORDS, rows, scenarioHandler, serviceShape, shape, trigger } from '../harness/parameterTable';
+import { activation, base, count, events, execute, get, ids, KEY, list, markdownTable, RECORDS, resynced, rows, scenarioHandler, serviceShape, shape, trigger } from '../harness/parameterTable';
 import { runNode, servicesNode } from '../harness/workflow';
 
 /** A switch: n8n's validateType reads text and numbers; the rest is refused naming the value. */
@@ -55,6 +55,7 @@ const limitRefused = number('Limit', 'a whole number of 1 or more');
 const timeoutRefused = number('Timeout', 'a number greater than 0');
 const listingLimitRefused = number('Listing Time Limit', 'a number greater than 0');
 const sizeRefused = number('Max Response Size', 'a number greater than 0');
+const hoursRefused = number('Every (Hours)', 'a number greater than 0');
 const statusRefused = (value: string) => `error: "Status" must be text or a list of texts, not ${value}`;
 const searchRefused = (value: string) => `error: "Search" must be text, not ${value}`;
 const serviceRefused = (value: string) => `error: "Service" must be an ID (text), not ${value}`;
@@ -325,6 +326,28 @@ const PARAMETERS: Row[] = [
 		switchCases('Confirm Mass Removals', 'nothing reported', ALL_REMOVED),
 		trigger((value) => ({ confirmMassRemoval: value }), events, 'emptied'),
 	),
+	...rows(
+		'Services Trigger',
+		'Resync → At Start (the first poll)',
+		switchCases('At Start', 'resync of all 5 services', 'nothing reported'),
+		activation((value) => ({ resync: { onStart: value } }), resynced),
+	),
+	...rows(
+		'Services Trigger',
+		'Resync → Every (Hours) (the second poll, right after the first)',
+		[
+			['24', '24 hours', `${ALL_EVENTS} (no resync yet)`],
+			['"0.25"', '15 minutes', `${ALL_EVENTS} (no resync yet)`],
+			['0.0167', 'one minute', `${ALL_EVENTS} (no resync yet)`],
+			['0.01', 'error', 'error: "Every (Hours)" must be at least 0.0167 (one minute), not 0.01'],
+			['0', 'error', hoursRefused('the number 0')],
+			['-1', 'error', hoursRefused('the number -1')],
+			['"daily"', 'error', hoursRefused('the text "daily"')],
+			['9000', 'error', 'error: "Every (Hours)" must be at most 8,760 hours (a year), not 9000'],
+			['null', 'error', noValue('Every (Hours)')],
+		],
+		trigger((value) => ({ resync: { intervalHours: value } }), (items) => `${events(items)}${items.some((item) => item.event === 'resync') ? '' : ' (no resync yet)'}`),
+	),
 ];
 
 /** Credential fields hold what their expression resolved to: the values are given as they are. */
@@ -419,7 +442,7 @@ describe('docs/parameters.md', () => {
 	});
 
 	test('every parameter of both nodes and the credential has rows', () => {
-		const parameters = new Set(TABLE.map((row) => `${row.section}: ${row.parameter.replace(/ \(.*/, '')}`));
+		const parameters = new Set(TABLE.map((row) => `${row.section}: ${row.parameter.replace(/ \([^()]*\)$/, '')}`));
 		expect([...parameters]).toEqual([
 			'Services: List: Return All',
 			'Services: List: Limit',
@@ -445,6 +468,8 @@ describe('docs/parameters.md', () => {
 			'Services Trigger: Options → Max Response Size',
 			'Services Trigger: Options → Retry on Rate Limit',
 			'Services Trigger: Confirm Mass Removals',
+			'Services Trigger: Resync → At Start',
+			'Services Trigger: Resync → Every (Hours)',
 			'Credential: API Key',
 			'Credential: Base URL',
 		]);
