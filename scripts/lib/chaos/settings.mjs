@@ -1,0 +1,101 @@
+// The n8n set-ups the chaos test kills, and what it kills in each: the regular-mode main (SQLite,
+// default settings or durable poll cursors; 2.41.1 or 1.123.81), or in queue mode (Redis, PostgreSQL
+// 15, a main and one worker) the main or the worker. Each gives a `victim`: the process group the
+// test SIGKILLs and starts again on the same user folder, and the log lines that mark its dangerous
+// moments.
+
+import { N8nInstance } from '../n8n-instance.mjs';
+import { ensureN8n } from '../n8n-runtime.mjs';
+import { DURABLE_POLLING_ENV, startQueueCluster } from '../queue-cluster.mjs';
+import { ensureDebianPackages, startPostgres } from '../services.mjs';
+
+/** n8n's debug line when a poll emits (2.41.1 and 1.123.81): the execution is being made. */
+export const EMIT_LINE = /Received event to trigger execution/;
+/** A worker's line when it begins a job. */
+export const WORKER_STARTED_LINE = /Worker started execution/;
+
+const DEBUG = { N8N_LOG_LEVEL: 'debug' };
+
+export const SETTINGS = {
+	default: { line: 2, label: 'n8n 2.41.1, default settings (SQLite)', victim: 'main', moments: ['emit', 'running', 'random', 'emit'] },
+	durable: { line: 2, label: 'n8n 2.41.1, durable poll cursors (SQLite)', env: DURABLE_POLLING_ENV, victim: 'main', moments: ['emit', 'running', 'random', 'emit'] },
+	'queue-main': { line: 2, label: 'n8n 2.41.1 queue mode, the main killed', queue: true, victim: 'main', moments: ['emit', 'running', 'random', 'emit'] },
+	'queue-worker': { line: 2, label: 'n8n 2.41.1 queue mode, the worker killed while it runs the execution', queue: true, victim: 'worker', moments: ['started', 'running', 'started', 'random'] },
+	n8n1: { line: 1, label: 'n8n 1.123.81, default settings (SQLite)', victim: 'main', moments: ['emit', 'running', 'random', 'emit'] },
+};
+
+/**
+ * Starts the setting's n8n (ready, owner set up and logged in) and a PostgreSQL 15 for the mirror
+ * (queue mode: the cluster's own server, another database). Returns
+ * { runtime, main, pg, mirrorDb, victim, stop() }.
+ * victim: { label, kill(), start(), onText(fn) -> off } (start() resolves when it is ready again).
+ */
+export async function bringUp(name, { tarball, extraEnv = {}, log }) {
+	const setting = SETTINGS[name];
+	if (!setting) throw new Error(`unknown setting "${name}"; known: ${Object.keys(SETTINGS).join(', ')}`);
+	const runtime = await ensureN8n(setting.line);
+	const env = { ...DEBUG, ...(setting.env ?? {}), ...extraEnv };
+	if (setting.queue) {
+		const cluster = await startQueueCluster({ runtime, tarball, workers: 1, extraEnv: env, log });
+		const { main, pg } = cluster;
+		await main.setupOwner();
+		await main.login();
+		pg.query('create database mirror');
+		const mirrorDb = { ...pg, database: 'mirror', query: (sql) => pg.queryIn('mirror', sql) };
+		const worker = cluster.workers[0];
+		const victim = setting.victim === 'main' ? mainVictim(main) : workerVictim(worker);
+		return { setting, runtime, main, pg, mirrorDb, victim, watch: [main, worker], stop: () => cluster.stop() };
+	}
+	await ensureDebianPackages({ log });
+	const [pg, main] = await Promise.all([
+		startPostgres({ log }),
+		(async () => {
+			const inst = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} (chaos ${name})`, log, extraEnv: env });
+			await inst.start({ timeoutMs: 180_000 });
+			await inst.setupOwner();
+			await inst.login();
+			return inst;
+		})(),
+	]);
+	pg.query('create database mirror');
+	const mirrorDb = { ...pg, database: 'mirror', query: (sql) => pg.queryIn('mirror', sql) };
+	return { setting, runtime, main, pg, mirrorDb, victim: mainVictim(main), stop: async () => (await main.stop(), await pg.stop()) };
+}
+
+function mainVictim(main) {
+	return {
+		label: main.label,
+		onText: (fn) => main.onOutput(fn),
+		kill: () => main.kill('SIGKILL'),
+		async start() {
+			await main.start({ port: main.port, timeoutMs: 180_000 });
+			await main.login();
+			// Keep the memory of a long run bounded: the logs of the last few starts are enough to read a failure.
+			main.outputs.splice(0, Math.max(0, main.outputs.length - 3));
+		},
+	};
+}
+
+function workerVictim(worker) {
+	// The Worker keeps its whole log in one string: watch its growth.
+	return {
+		label: worker.label,
+		onText(fn) {
+			let seen = worker.log.length;
+			const timer = setInterval(() => {
+				if (worker.log.length < seen) seen = 0;
+				if (worker.log.length > seen) {
+					fn(worker.log.slice(seen));
+					seen = worker.log.length;
+				}
+			}, 5);
+			return () => clearInterval(timer);
+		},
+		async kill() {
+			worker.kill('SIGKILL');
+			await worker.exited;
+			worker.kill('SIGKILL');
+		},
+		start: () => worker.start({ timeoutMs: 180_000 }),
+	};
+}
