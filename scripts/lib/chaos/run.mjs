@@ -13,12 +13,15 @@ import { makeTempDir } from '../process.mjs';
 import { applyMirrorSchema, loadMirrorRecipe, readMirror } from './mirror.mjs';
 import oracle from './oracle.cjs';
 import { platformDriver, seededRandom } from './platform.mjs';
-import { bringUp, EMIT_LINE, SETTINGS, WORKER_STARTED_LINE } from './settings.mjs';
+import { ACTIVE_LINE, bringUp, EMIT_LINE, SETTINGS, WORKER_STARTED_LINE } from './settings.mjs';
 import { startSink } from './sink.mjs';
 import { chaosWorkflow } from './workflow.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const MOMENT_TIMEOUT_MS = 60_000;
+// n8n 2.41.1 killed while it activates the workflow at a start leaves its publication outbox record
+// claimed: the next start activates nothing until the lease ends (2 minutes). Waiting for a moment
+// covers that, so no kill is spent on an n8n that does nothing.
+const MOMENT_TIMEOUT_MS = 180_000;
 const QUIET_POLLS = 3;
 const QUIET_TIMEOUT_MS = 4 * 60_000;
 const RESYNC_HOURS = 0.0167;
@@ -82,7 +85,8 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		let killedWhileStarting = false;
 		for (let k = 1; k <= crashes; k++) {
 			const kind = moments[(k - 1) % moments.length];
-			const moment = await waitMoment(kind, { victim, sink, random, ready: starting });
+			// The first kill's n8n was activated before the wait began.
+			const moment = await waitMoment(kind, { victim, sink, random, ready: starting, activeAlready: k === 1 });
 			const t = Date.now();
 			killedWhileStarting = !(await settled(starting));
 			await victim.kill();
@@ -130,7 +134,11 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 			const rows = readMirror(up.mirrorDb);
 			report.mirror = { rows: rows.length, ...oracle.compareServices(final, rows) };
 		}
+		report.executions = await executionsByStatus(main, wf.id).catch((e) => ({ error: e.message }));
+		victim.saveLog();
+		report.logs = process.env.KEEP_TMP ? victim.logDir : undefined;
 		report.seconds = Math.round((Date.now() - started) / 1000);
+		say(`executions: ${JSON.stringify(report.executions)}${report.logs ? `; n8n logs in ${report.logs}` : ''}`);
 		say(`result: ${oracle.summarize(verdict)}${report.mirror ? `; mirror table ${report.mirror.equal ? 'equals the platform' : `differs (missing ${report.mirror.missing.length}, extra ${report.mirror.extra.length}, different ${report.mirror.different.length})`}` : ''}; ${report.changes} changes, ${report.polls} polls, ${report.seconds} s`);
 		for (const p of verdict.problems.slice(0, 8)) say(`  ${p.kind}: ${p.id_service ?? ''} ${p.event ?? ''}: ${p.detail}`);
 		return report;
@@ -143,7 +151,7 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 }
 
 /** Waits for the moment to kill at; resolves { kind, delayMs } (kind 'timeout' when it never came). */
-function waitMoment(kind, { victim, sink, random, ready }) {
+function waitMoment(kind, { victim, sink, random, ready, activeAlready }) {
 	return new Promise((resolve) => {
 		const offs = [];
 		let done = false;
@@ -155,14 +163,23 @@ function waitMoment(kind, { victim, sink, random, ready }) {
 		};
 		const timer = setTimeout(() => fire('timeout', 0), MOMENT_TIMEOUT_MS);
 		offs.push(() => clearTimeout(timer));
-		if (kind === 'emit' || kind === 'started') {
-			const line = kind === 'emit' ? EMIT_LINE : WORKER_STARTED_LINE;
+		if (kind === 'emit' || kind === 'emit-start' || kind === 'started') {
+			// Lines of this start of the victim (the wait begins as it is started): an emit before the
+			// activation is done is the activation poll's; after it, a scheduled poll's.
 			let partial = '';
+			let active = activeAlready;
 			offs.push(
 				victim.onText((text) => {
 					const lines = (partial + text).split('\n');
 					partial = lines.pop();
-					if (lines.some((l) => line.test(l))) fire(kind, random() * 300);
+					for (const l of lines) {
+						if (kind === 'started') {
+							if (WORKER_STARTED_LINE.test(l)) fire(kind, random() * 300);
+						} else if (EMIT_LINE.test(l)) {
+							if (kind === 'emit-start') fire(active ? 'emit' : 'emit-start', random() * 300);
+							else if (active) fire('emit', random() * 300);
+						} else if (ACTIVE_LINE.test(l)) active = true;
+					}
 				}),
 			);
 		} else if (kind === 'running') {
@@ -170,15 +187,31 @@ function waitMoment(kind, { victim, sink, random, ready }) {
 			offs.push(sink.onRequest(() => fire(kind, random() * 300)));
 		} else {
 			ready.then(
-				() => fire('random', random() * 20_000),
+				() => fire('random', random() * 15_000),
 				() => fire('random', 0),
 			);
 		}
 	});
 }
 
+/** The workflow's executions counted by status (n8n's REST list, newest first, paged by lastId). */
+async function executionsByStatus(main, workflowId) {
+	const counts = {};
+	let lastId;
+	for (let page = 0; page < 20; page++) {
+		const q = encodeURIComponent(JSON.stringify({ workflowId: String(workflowId) }));
+		const r = await main.api('GET', `/rest/executions?filter=${q}&limit=100${lastId ? `&lastId=${lastId}` : ''}`);
+		const results = r?.results ?? [];
+		for (const x of results) counts[x.status] = (counts[x.status] ?? 0) + 1;
+		if (results.length < 100) break;
+		lastId = results[results.length - 1].id;
+	}
+	return counts;
+}
+
 function describeMoment(m) {
-	if (m.kind === 'emit') return `${m.delayMs} ms after a poll emitted`;
+	if (m.kind === 'emit') return `${m.delayMs} ms after a scheduled poll emitted`;
+	if (m.kind === 'emit-start') return `${m.delayMs} ms after the poll at activation emitted`;
 	if (m.kind === 'started') return `${m.delayMs} ms after the worker started an execution`;
 	if (m.kind === 'running') return `${m.delayMs} ms after the sink received a request (execution running)`;
 	if (m.kind === 'random') return `at random, ${(m.delayMs / 1000).toFixed(1)} s after n8n was ready`;

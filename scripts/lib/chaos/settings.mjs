@@ -4,6 +4,9 @@
 // test SIGKILLs and starts again on the same user folder, and the log lines that mark its dangerous
 // moments.
 
+import fs from 'node:fs';
+import path from 'node:path';
+
 import { N8nInstance } from '../n8n-instance.mjs';
 import { ensureN8n } from '../n8n-runtime.mjs';
 import { DURABLE_POLLING_ENV, startQueueCluster } from '../queue-cluster.mjs';
@@ -11,17 +14,27 @@ import { ensureDebianPackages, startPostgres } from '../services.mjs';
 
 /** n8n's debug line when a poll emits (2.41.1 and 1.123.81): the execution is being made. */
 export const EMIT_LINE = /Received event to trigger execution/;
+/**
+ * n8n's line when a start's activation of the workflow is done (its activation poll included): 2.41.1
+ * activates through its publication outbox, 1.123.81 through ActiveWorkflowManager.
+ */
+export const ACTIVE_LINE = /Finished processing workflow publication outbox record|Added triggers and pollers for workflow/;
 /** A worker's line when it begins a job. */
 export const WORKER_STARTED_LINE = /Worker started execution/;
 
 const DEBUG = { N8N_LOG_LEVEL: 'debug' };
+/**
+ * Where the main is killed, in turn: just after the poll at a start's activation emits, while an
+ * execution runs (the sink holds its request), just after a scheduled poll emits, at random.
+ */
+const MAIN_MOMENTS = ['emit-start', 'running', 'emit', 'random'];
 
 export const SETTINGS = {
-	default: { line: 2, label: 'n8n 2.41.1, default settings (SQLite)', victim: 'main', moments: ['emit', 'running', 'random', 'emit'] },
-	durable: { line: 2, label: 'n8n 2.41.1, durable poll cursors (SQLite)', env: DURABLE_POLLING_ENV, victim: 'main', moments: ['emit', 'running', 'random', 'emit'] },
-	'queue-main': { line: 2, label: 'n8n 2.41.1 queue mode, the main killed', queue: true, victim: 'main', moments: ['emit', 'running', 'random', 'emit'] },
+	default: { line: 2, label: 'n8n 2.41.1, default settings (SQLite)', victim: 'main', moments: MAIN_MOMENTS },
+	durable: { line: 2, label: 'n8n 2.41.1, durable poll cursors (SQLite)', env: DURABLE_POLLING_ENV, victim: 'main', moments: MAIN_MOMENTS },
+	'queue-main': { line: 2, label: 'n8n 2.41.1 queue mode, the main killed', queue: true, victim: 'main', moments: MAIN_MOMENTS },
 	'queue-worker': { line: 2, label: 'n8n 2.41.1 queue mode, the worker killed while it runs the execution', queue: true, victim: 'worker', moments: ['started', 'running', 'started', 'random'] },
-	n8n1: { line: 1, label: 'n8n 1.123.81, default settings (SQLite)', victim: 'main', moments: ['emit', 'running', 'random', 'emit'] },
+	n8n1: { line: 1, label: 'n8n 1.123.81, default settings (SQLite)', victim: 'main', moments: MAIN_MOMENTS },
 };
 
 /**
@@ -62,11 +75,29 @@ export async function bringUp(name, { tarball, extraEnv = {}, log }) {
 	return { setting, runtime, main, pg, mirrorDb, victim: mainVictim(main), stop: async () => (await main.stop(), await pg.stop()) };
 }
 
+/** Each start's log in <n8n folder>/logs/ (kept with KEEP_TMP=1), and the error lines of all of them. */
+function keepLogs(inst) {
+	const dir = path.join(inst.root, 'logs');
+	fs.mkdirSync(dir, { recursive: true });
+	let n = 0;
+	return (text) => {
+		fs.writeFileSync(path.join(dir, `${String(++n).padStart(3, '0')}.log`), text);
+		return dir;
+	};
+}
+
 function mainVictim(main) {
+	const save = keepLogs(main);
 	return {
 		label: main.label,
 		onText: (fn) => main.onOutput(fn),
-		kill: () => main.kill('SIGKILL'),
+		async kill() {
+			await main.kill('SIGKILL');
+			this.logDir = save(main.serverLog);
+		},
+		saveLog() {
+			this.logDir = save(main.serverLog);
+		},
 		async start() {
 			await main.start({ port: main.port, timeoutMs: 180_000 });
 			await main.login();
@@ -95,6 +126,9 @@ function workerVictim(worker) {
 			worker.kill('SIGKILL');
 			await worker.exited;
 			worker.kill('SIGKILL');
+		},
+		saveLog() {
+			this.logDir = keepLogs(worker.inst)(worker.log);
 		},
 		start: () => worker.start({ timeoutMs: 180_000 }),
 	};
