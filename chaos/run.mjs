@@ -55,6 +55,7 @@ await runMain(async () => {
 				seed: o.seed,
 				mirror: o.mirror,
 				resync: o.resync,
+				outDir,
 			});
 			console.log(`  report: ${path.relative(process.cwd(), writeReport(outDir, report))}`);
 			reports.push(report);
@@ -64,6 +65,6 @@ await runMain(async () => {
 		}
 	}
 	console.log(`\n${chaosTable(reports)}`);
-	const bad = reports.filter((r) => r.failed || r.verdict.lost.total || r.verdict.diverged.length || r.verdict.duplicates.unmarked);
+	const bad = reports.filter((r) => r.failed || r.verdict.lost.total || r.verdict.diverged.length || r.verdict.duplicates.unmarked || (r.mirror && !r.mirror.equal));
 	return bad.length ? 1 : 0;
 });

@@ -25,7 +25,7 @@ export async function runChaosGroup(t, { tarball, startMockApi, outDir, log = co
 	const runs = Object.fromEntries(
 		SHORT_RUNS.map((setting) => [
 			setting,
-			runChaos({ setting, crashes: CHAOS_KILLS, tarball, startMockApi, log }).then(
+			runChaos({ setting, crashes: CHAOS_KILLS, tarball, startMockApi, outDir, log }).then(
 				(report) => ({ report }),
 				(error) => ({ error }),
 			),

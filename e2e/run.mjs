@@ -23,7 +23,6 @@ import { runQueueSuite } from './queue.mjs';
 import { runAgentGroup } from './agent.mjs';
 import { RECIPE_GROUPS, runRecipesGroup } from './recipes.mjs';
 import { runDeliverySuite } from './delivery.mjs';
-import { runMirrorGroup } from './mirror.mjs';
 import { runChaosGroup } from './chaos.mjs';
 
 /**
@@ -44,8 +43,6 @@ const SUITES = [
 	// The recipes of examples/, imported as a user imports them, run and their results checked (issue 29).
 	{ name: 'recipes', label: (version) => `recipes, n8n ${version}`, groups: RECIPE_GROUPS, lines: [2], run: runRecipesGroup },
 	{ name: 'delivery', label: (version) => `delivery, n8n ${version} with durable poll cursors`, groups: ['delivery'], lines: [2], run: runDeliverySuite },
-	// The "Mirror services into PostgreSQL" recipe against a real PostgreSQL 15 (issue 27).
-	{ name: 'mirror', label: (version) => `mirror, n8n ${version}`, groups: ['mirror'], lines: [2], run: runMirrorGroup },
 	// n8n SIGKILLed while the Services Trigger works: short runs, default settings and durable cursors (issue 27).
 	{ name: 'chaos', label: (version) => `chaos, n8n ${version}`, groups: ['chaos'], lines: [2], run: runChaosGroup },
 ];

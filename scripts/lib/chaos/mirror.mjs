@@ -44,16 +44,26 @@ export function applyMirrorSchema(db, recipe = loadMirrorRecipe()) {
 	db.query(recipe.ddl);
 }
 
+/**
+ * Seeds the mirror with `services` (raw records) as last applied at seq 0, as the recipe's Resync at
+ * the first activation does: the chaos runs keep Resync off, so that a change lost at the sink is not
+ * repaired before the oracle sees it, and seed the table from the platform's services at activation.
+ */
+export function seedMirror(db, services) {
+	const rows = services.map((r) => {
+		const v = r.values.values;
+		const c = v.service.customize;
+		return { id_service: r.id_service, name: v.name, alias: v.alias, status: v.status, os_id: c.OS.id, os_name: c.OS.name, vcores: c.specifications.vcores, ram_gb: c.specifications.GB.ram, hd_gb: c.specifications.GB.hd };
+	});
+	const json = JSON.stringify(rows).replace(/'/g, "''");
+	db.query(
+		`insert into ${MIRROR_TABLE} (id_service, name, alias, status, os_id, os_name, vcores, ram_gb, hd_gb, seq) select id_service, name, alias, status, os_id, os_name, vcores, ram_gb, hd_gb, 0 from json_populate_recordset(null::${MIRROR_TABLE}, '${json}');` +
+			`insert into service_mirror_applied (id_service, last_seq) select id_service, 0 from ${MIRROR_TABLE};`,
+	);
+}
+
 /** The mirror table as simplified services (what the oracle compares with the platform). */
 export function readMirror(db) {
 	const out = db.query(`select coalesce(json_agg(m order by id_service), '[]') from ${MIRROR_TABLE} m`);
 	return JSON.parse(out || '[]');
-}
-
-/** The recipe with its credential references pointed at `credentials` ({ type: {id, name} }), for importing. */
-export function mirrorWorkflowWith(credentials, { edit } = {}) {
-	const workflow = loadMirrorRecipe().workflow;
-	for (const n of workflow.nodes) for (const type of Object.keys(n.credentials ?? {})) if (credentials[type]) n.credentials[type] = credentials[type];
-	edit?.(workflow);
-	return workflow;
 }

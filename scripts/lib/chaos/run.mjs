@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import { CREDENTIAL_TYPE } from '../n8n-instance.mjs';
 import { makeTempDir } from '../process.mjs';
-import { applyMirrorSchema, loadMirrorRecipe, readMirror } from './mirror.mjs';
+import { applyMirrorSchema, loadMirrorRecipe, readMirror, seedMirror } from './mirror.mjs';
 import oracle from './oracle.cjs';
 import { platformDriver, seededRandom } from './platform.mjs';
 import { ACTIVE_LINE, bringUp, EMIT_LINE, SETTINGS, WORKER_STARTED_LINE } from './settings.mjs';
@@ -35,9 +35,10 @@ const RESYNC_HOURS = 0.0167;
  * @param {number} [o.seed]
  * @param {boolean} [o.mirror]     run the PostgreSQL mirror recipe as a second branch (default true)
  * @param {boolean} [o.resync]    the trigger's Resync on (at start, every minute); the quiet period then ends with a resync
+ * @param {string} [o.outDir]    where the sink's record is copied (chaos-<setting>-sink.jsonl), for reading a failure
  * @param {Function} [o.log]
  */
-export async function runChaos({ setting, crashes, tarball, startMockApi, seed = Date.now() % 1e9, mirror = true, resync = false, log = console.log }) {
+export async function runChaos({ setting, crashes, tarball, startMockApi, seed = Date.now() % 1e9, mirror = true, resync = false, outDir, log = console.log }) {
 	const started = Date.now();
 	const clock = () => {
 		const s = Math.round((Date.now() - started) / 1000);
@@ -75,6 +76,7 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		await main.activateWorkflow(wf.id);
 		await waitFor('the activation poll', () => polls.length > 0, 30_000);
 		const baseline = mock.getServices();
+		if (mirror && !resync) seedMirror(up.mirrorDb, baseline);
 		say(`workflow active; baseline: ${baseline.length} services`);
 		driver = platformDriver(mock, { random });
 		driver.start();
@@ -124,6 +126,11 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		);
 		const final = mock.getServices();
 		const events = sink.records().map((r) => r.body);
+		if (outDir) {
+			fs.mkdirSync(outDir, { recursive: true });
+			fs.copyFileSync(sink.file, path.join(outDir, `chaos-${setting}-sink.jsonl`));
+			fs.writeFileSync(path.join(outDir, `chaos-${setting}-platform.json`), JSON.stringify({ baseline, final, history: driver.history }));
+		}
 		const verdict = oracle.judge({ baseline, final, events });
 		report.quietReached = quiet;
 		report.changes = driver.history.length;

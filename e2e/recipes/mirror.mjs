@@ -1,20 +1,29 @@
-// The `mirror` e2e group (issue 27): the "Mirror services into PostgreSQL" recipe
-// (examples/mirror-services-postgres.json) in real n8n 2.41.1 against a real PostgreSQL 15
-// (scripts/lib/services.mjs). Its setup branch creates the tables; its apply node, fed hand-made
-// event sequences (a Code node in front of it), applies each change once and in order whatever
-// arrives twice or late; and the recipe as shipped, activated against the mock platform, ends with
-// the table equal to the platform's services. The same apply node also runs inside the chaos runs.
+// Recipe: mirror services into PostgreSQL (examples/mirror-services-postgres.json), against a real
+// PostgreSQL 15 (a throwaway server of scripts/lib/services.mjs). Services Trigger (all four events,
+// Resync at start and every 24 hours) -> "Apply to mirror" (Postgres, one query per event); a second
+// branch, "Create the mirror tables" -> "Create tables", is run once by hand.
+//
+// The test sets what the docs tell a user to set: the two credentials; Poll Times every 15 s only to
+// wait less. It runs the setup branch twice (tables made, the second run harmless); feeds the apply
+// node, as shipped, hand-made deliveries a crash can produce (a Code node in front of it: an emission
+// again, an older event late, a redelivered creation after the removal, a resync over a wrong row and
+// a tombstone's removal) and checks the table after each; then publishes the recipe against the mock
+// platform and checks the table equals the platform's services after the start (Resync seeds it) and
+// after changes. The same apply node also runs inside the chaos runs (e2e/chaos.mjs).
 
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 
-import { CREDENTIAL_TYPE, N8nInstance } from '../scripts/lib/n8n-instance.mjs';
-import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
-import { ensureDebianPackages, startPostgres } from '../scripts/lib/services.mjs';
-import { APPLY_NODE, SETUP_TRIGGER, loadMirrorRecipe, mirrorWorkflowWith, readMirror } from '../scripts/lib/chaos/mirror.mjs';
-import { pollEvery15s } from '../scripts/lib/chaos/workflow.mjs';
-import oracle from '../scripts/lib/chaos/oracle.cjs';
+import { ensureDebianPackages, startPostgres } from '../../scripts/lib/services.mjs';
+import { APPLY_NODE, SETUP_TRIGGER, loadMirrorRecipe, readMirror } from '../../scripts/lib/chaos/mirror.mjs';
+import oracle from '../../scripts/lib/chaos/oracle.cjs';
+import { setParameter } from './workflow.mjs';
 
+const FILE = 'mirror-services-postgres.json';
+const TRIGGER_NODE = 'Services Trigger';
+/** Every 15 s: n8n 2.41 takes a seconds field only as one number, so one custom time per quarter. */
+const EVERY_15_S = { item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })) };
+const WAIT_MS = 75_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const svc = (id, over = {}) => ({ id_service: id, name: `host-${id}`, alias: 'Production web server', status: 'active', os_id: 'debian-12', os_name: 'Debian 12 (Bookworm)', vcores: 2, ram_gb: 4, hd_gb: 80, ...over });
 const item = (event, service, seq, extra = {}) => ({
@@ -84,68 +93,67 @@ function casesWorkflow(items, pgCred) {
 	};
 }
 
+/** The table as simplified services (the columns the recipe fills), by id_service. */
 const rows = (db) => readMirror(db).map(({ id_service, name, alias, status, os_id, os_name, vcores, ram_gb, hd_gb }) => ({ id_service, name, alias, status, os_id, os_name, vcores, ram_gb, hd_gb }));
 
-/**
- * @param {import('./harness.mjs').Suite} t
- */
-export async function runMirrorGroup(t, { line, tarball, startMockApi, log = console.log }) {
-	const started = Date.now();
-	const runtime = await t.setup('install/locate n8n', () => ensureN8n(line));
-	if (!runtime) return;
-	const pg = await t.setup('PostgreSQL 15 (throwaway), database "mirror"', async () => {
-		await ensureDebianPackages({ log });
-		const p = await startPostgres({ log });
-		p.query('create database mirror');
-		return { ...p, database: 'mirror', query: (sql) => p.queryIn('mirror', sql) };
-	});
-	if (!pg) return;
-	const mock = await startMockApi({ count: 12, seed: 27 });
-	let inst;
-	try {
-		inst = await t.setup(`n8n ${runtime.version} with the package, owner, credentials (platform, PostgreSQL)`, async () => {
-			const i = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} (mirror)`, log });
-			await i.start();
-			await i.setupOwner();
-			await i.login();
-			const platform = await i.createCredential({ name: 'Service Platform account', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } });
-			const postgres = await i.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: pg.host, port: pg.port, database: pg.database, user: pg.user, password: 'unused-trust-auth', ssl: 'disable' } });
-			i.creds = { platform, postgres };
-			return i;
-		});
-		if (!inst) return;
-		const ref = (c) => ({ id: c.id, name: c.name });
-		const recipe = await t.setup('the recipe imported as shipped, its credentials picked', () =>
-			inst.createWorkflow(mirrorWorkflowWith({ [CREDENTIAL_TYPE]: ref(inst.creds.platform), postgres: ref(inst.creds.postgres) }, { edit: (wf) => (wf.nodes.find((n) => n.name === 'Services Trigger').parameters.pollTimes = pollEvery15s(line)) })),
-		);
-		if (!recipe) return;
+async function startMirrorDatabase(ctx) {
+	await ensureDebianPackages();
+	const pg = await ctx.track(startPostgres(), (p) => p.stop());
+	pg.query('create database mirror');
+	return { ...pg, database: 'mirror', query: (sql) => pg.queryIn('mirror', sql) };
+}
 
-		await t.test(`"${SETUP_TRIGGER}" creates the tables, and running it again changes nothing`, async () => {
+export const mirrorRecipe = {
+	name: 'mirror',
+	title: 'PostgreSQL mirror of the services',
+	file: FILE,
+	picture: 'recipe-postgres-mirror.png',
+
+	async run(t, ctx) {
+		const { inst } = ctx;
+		const pg = await startMirrorDatabase(ctx);
+		const mock = await ctx.startMock({ count: 12, seed: 27 });
+		const platform = await ctx.serviceCredential(mock, 'mirror');
+		const postgres = await inst.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: pg.host, port: pg.port, database: pg.database, user: pg.user, password: 'unused-trust-auth', ssl: 'disable' } });
+		const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: platform, postgres }, edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', EVERY_15_S) });
+
+		const tables = await t.test(`mirror: "${SETUP_TRIGGER}" creates the tables, and running it again changes nothing`, async () => {
 			for (let i = 0; i < 2; i++) {
-				const run = await inst.runWorkflow(recipe.id, { trigger: SETUP_TRIGGER });
+				const run = await inst.runWorkflow(wf.id, { trigger: SETUP_TRIGGER });
 				assert.equal(run.status, 'success', JSON.stringify(run.result?.data?.resultData?.error ?? {}).slice(0, 500));
 			}
 			assert.equal(pg.query("select string_agg(table_name, ',' order by table_name) from information_schema.tables where table_schema = 'public'"), 'service_mirror,service_mirror_applied');
+			return true;
 		});
-
+		if (!tables) return undefined;
 		for (const c of MIRROR_CASES) {
-			await t.test(`"${APPLY_NODE}": ${c.name}`, async () => {
+			await t.test(`mirror: "${APPLY_NODE}" as shipped: ${c.name}`, async () => {
 				if (c.before) pg.query(c.before);
-				const wf = await inst.createWorkflow(casesWorkflow(c.items, inst.creds.postgres));
-				const run = await inst.runWorkflow(wf.id);
+				const cases = await inst.createWorkflow(casesWorkflow(c.items, postgres));
+				const run = await inst.runWorkflow(cases.id);
 				assert.equal(run.status, 'success', JSON.stringify(run.result?.data?.resultData?.error ?? {}).slice(0, 500));
 				assert.deepEqual(rows(pg), c.table);
 			});
 		}
-
-		await t.test('the recipe as shipped (Resync at start, Poll Times every 15 s here), activated against the mock platform: the table equals its services, after a start and after changes', async () => {
+		return t.test('mirror: the recipe published against the mock platform (tables empty)', async () => {
 			pg.query('truncate service_mirror, service_mirror_applied');
-			await inst.activateWorkflow(recipe.id);
-			const equal = async (what) => {
-				for (const until = Date.now() + 75_000; Date.now() < until; await sleep(1000)) if (oracle.compareServices(mock.getServices(), rows(pg)).equal) return;
-				assert.deepEqual(oracle.compareServices(mock.getServices(), rows(pg)), { missing: [], extra: [], different: [], equal: true }, what);
-			};
-			await equal('seeded by the resync at activation');
+			await inst.activateWorkflow(wf.id);
+			return { wf, pg, mock, publishedAt: Date.now() };
+		});
+	},
+
+	async check(t, ctx, state) {
+		const { wf, pg, mock } = state;
+		const equal = async (what) => {
+			const started = Date.now();
+			while (!oracle.compareServices(mock.getServices(), rows(pg)).equal) {
+				if (Date.now() - started > WAIT_MS) assert.deepEqual(oracle.compareServices(mock.getServices(), rows(pg)), { missing: [], extra: [], different: [], equal: true }, what);
+				await sleep(1000);
+			}
+			console.log(`      ${what}: equal after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		};
+		await t.test('mirror: after the start, the table equals the platform\'s services (Resync at start seeds it)', () => equal('seeded'));
+		await t.test('mirror: after a status change, a specs change, a creation and a removal, the table equals the platform\'s services again', async () => {
 			const services = mock.getServices();
 			services[0].values.values.status = services[0].values.values.status === 'active' ? 'suspended' : 'active';
 			services[1].values.values.service.customize.specifications.GB.ram += 2;
@@ -153,13 +161,8 @@ export async function runMirrorGroup(t, { line, tarball, startMockApi, log = con
 			created.id_service = 'srv-mirror-new';
 			services.splice(3, 1);
 			mock.setServices([...services, created]);
-			await equal('after a status change, a specs change, a creation and a removal');
-			await inst.deactivateWorkflow(recipe.id);
+			await equal('changed');
 		});
-		log(`    mirror group: ${Math.round((Date.now() - started) / 1000)} s`);
-	} finally {
-		await inst?.stop();
-		await mock.close();
-		await pg.stop();
-	}
-}
+		await ctx.inst.deactivateWorkflow(wf.id).catch(() => {});
+	},
+};
