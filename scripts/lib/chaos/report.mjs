@@ -18,6 +18,7 @@ export function chaosTable(reports) {
 			{ title: 'duplicated (marked)', get: (r) => (r.verdict ? `${r.verdict.duplicates.total} (${r.verdict.duplicates.marked})` : undefined), align: 'right' },
 			{ title: 'diverged', get: (r) => r.verdict?.diverged.length, align: 'right' },
 			{ title: 'resync repaired', get: (r) => r.verdict?.resync.repaired, align: 'right' },
+			{ title: 'starts failed', get: (r) => r.failedStarts?.length, align: 'right' },
 			{ title: 'mirror', get: (r) => (r.mirror ? (r.mirror.equal ? 'equal' : `${r.mirror.missing.length + r.mirror.extra.length + r.mirror.different.length} differ`) : undefined) },
 			{ title: 'time', get: (r) => (r.failed ? `failed: ${r.failed}` : minutes(r.seconds)) },
 		],

@@ -23,6 +23,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // covers that, so no kill is spent on an n8n that does nothing.
 const MOMENT_TIMEOUT_MS = 180_000;
 const QUIET_POLLS = 3;
+const POLL_SECONDS = 15;
 const QUIET_TIMEOUT_MS = 4 * 60_000;
 const RESYNC_HOURS = 0.0167;
 
@@ -99,9 +100,11 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 			say(`kill ${k}/${crashes}: ${describeMoment(moment)}${killedWhileStarting ? ' (while n8n was starting)' : ''}; ${driver.history.length} changes, ${sink.received} events at the sink so far`);
 			await sleep(random() * 2000);
 			const t0 = Date.now();
+			const failedBefore = victim.failedStarts?.length ?? 0;
 			starting = victim.start().then(() => {
 				report.restarts.push((Date.now() - t0) / 1000);
-				say(`${victim.label} up again in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+				const failed = victim.failedStarts?.slice(failedBefore) ?? [];
+				say(`${victim.label} up again in ${((Date.now() - t0) / 1000).toFixed(1)} s${failed.length ? ` after ${failed.length} start(s) that exited by themselves: ${failed.join(' | ')}` : ''}`);
 			});
 			starting.catch(() => {}); // awaited above or below
 		}
@@ -118,7 +121,8 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		});
 		const quiet = await waitFor(
 			'the quiet period',
-			() => resyncSeen && polls.filter((p) => p > quietFrom).length >= QUIET_POLLS && sink.inFlight === 0 && Date.now() - sink.lastAt > 3000,
+			// Durable scheduling can run missed polls in a burst after a start: count polls, and time too.
+			() => resyncSeen && polls.filter((p) => p > quietFrom).length >= QUIET_POLLS && Date.now() - quietFrom >= QUIET_POLLS * POLL_SECONDS * 1000 && sink.inFlight === 0 && Date.now() - sink.lastAt > 3000,
 			QUIET_TIMEOUT_MS,
 		).finally(offResync).then(
 			() => true,
@@ -141,6 +145,7 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 			const rows = readMirror(up.mirrorDb);
 			report.mirror = { rows: rows.length, ...oracle.compareServices(final, rows) };
 		}
+		report.failedStarts = victim.failedStarts ?? [];
 		report.executions = await executionsByStatus(main, wf.id).catch((e) => ({ error: e.message }));
 		victim.saveLog();
 		report.logs = process.env.KEEP_TMP ? victim.logDir : undefined;

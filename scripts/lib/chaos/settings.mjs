@@ -23,6 +23,18 @@ export const ACTIVE_LINE = /Finished processing workflow publication outbox reco
 export const WORKER_STARTED_LINE = /Worker started execution/;
 
 const DEBUG = { N8N_LOG_LEVEL: 'debug' };
+const START_ATTEMPTS = 3;
+
+/** The first error n8n logged (its JSON log's message), shortened, for the report. */
+function errorLine(log) {
+	for (const line of log.split('\n')) {
+		if (!line.includes('"level":"error"')) continue;
+		try {
+			return JSON.parse(line).message.split('\n')[0].slice(0, 200);
+		} catch {}
+	}
+	return 'n8n exited while it started (no error line)';
+}
 /**
  * Where the main is killed, in turn: just after the poll at a start's activation emits, while an
  * execution runs (the sink holds its request), just after a scheduled poll emits, at random.
@@ -98,8 +110,23 @@ function mainVictim(main) {
 		saveLog() {
 			this.logDir = save(main.serverLog);
 		},
+		failedStarts: [],
 		async start() {
-			await main.start({ port: main.port, timeoutMs: 180_000 });
+			// n8n 2.41.1 can exit while it starts after a kill (seen: its startup recovery of a killed
+			// execution throws in InsightsCollectionService). Try again, and say so in the report.
+			for (let attempt = 1; ; attempt++) {
+				try {
+					await main.start({ port: main.port, timeoutMs: 180_000 });
+					break;
+				} catch (e) {
+					// No server left: the test killed it while it started (kill() forgets it first).
+					if (!main.server || !/exited/.test(e.message) || attempt === START_ATTEMPTS) throw e;
+					this.failedStarts.push(errorLine(main.serverLog));
+					this.logDir = save(main.serverLog);
+					main.unregisterServer?.();
+					main.server = null;
+				}
+			}
 			await main.login();
 			// Keep the memory of a long run bounded: the logs of the last few starts are enough to read a failure.
 			main.outputs.splice(0, Math.max(0, main.outputs.length - 3));
