@@ -15,14 +15,13 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 
 import { ensureDebianPackages, startPostgres } from '../../scripts/lib/services.mjs';
-import { APPLY_NODE, SETUP_TRIGGER, loadMirrorRecipe, readMirror } from '../../scripts/lib/chaos/mirror.mjs';
+import { APPLY_NODE, SETUP_TRIGGER, loadMirrorRecipe, mirrorDatabase, readMirror } from '../../scripts/lib/chaos/mirror.mjs';
 import oracle from '../../scripts/lib/chaos/oracle.cjs';
+import { pollEvery15s } from '../../scripts/lib/chaos/workflow.mjs';
 import { setParameter } from './workflow.mjs';
 
 const FILE = 'mirror-services-postgres.json';
 const TRIGGER_NODE = 'Services Trigger';
-/** Every 15 s: n8n 2.41 takes a seconds field only as one number, so one custom time per quarter. */
-const EVERY_15_S = { item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })) };
 const WAIT_MS = 75_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const svc = (id, over = {}) => ({ id_service: id, name: `host-${id}`, alias: 'Production web server', status: 'active', os_id: 'debian-12', os_name: 'Debian 12 (Bookworm)', vcores: 2, ram_gb: 4, hd_gb: 80, ...over });
@@ -98,9 +97,7 @@ const rows = (db) => readMirror(db).map(({ id_service, name, alias, status, os_i
 
 async function startMirrorDatabase(ctx) {
 	await ensureDebianPackages();
-	const pg = await ctx.track(startPostgres(), (p) => p.stop());
-	pg.query('create database mirror');
-	return { ...pg, database: 'mirror', query: (sql) => pg.queryIn('mirror', sql) };
+	return mirrorDatabase(await ctx.track(startPostgres(), (p) => p.stop()));
 }
 
 export const mirrorRecipe = {
@@ -115,7 +112,7 @@ export const mirrorRecipe = {
 		const mock = await ctx.startMock({ count: 12, seed: 27 });
 		const platform = await ctx.serviceCredential(mock, 'mirror');
 		const postgres = await inst.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: pg.host, port: pg.port, database: pg.database, user: pg.user, password: 'unused-trust-auth', ssl: 'disable' } });
-		const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: platform, postgres }, edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', EVERY_15_S) });
+		const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: platform, postgres }, edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery15s(2)) });
 
 		const tables = await t.test(`mirror: "${SETUP_TRIGGER}" creates the tables, and running it again changes nothing`, async () => {
 			for (let i = 0; i < 2; i++) {

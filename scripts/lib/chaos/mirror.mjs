@@ -14,6 +14,15 @@ export const SETUP_NODE = 'Create tables';
 export const MIRROR_TABLE = 'service_mirror';
 
 /**
+ * A database `mirror` on a PostgreSQL server of scripts/lib/services.mjs (startPostgres), beside
+ * n8n's own: the same handle, its query() running in the new database.
+ */
+export function mirrorDatabase(pg) {
+	pg.query('create database mirror');
+	return { ...pg, database: 'mirror', query: (sql) => pg.queryIn('mirror', sql) };
+}
+
+/**
  * The recipe: { workflow, ddl, applyNode, branch(pgCred) }. branch() gives the nodes after the
  * trigger, with the Postgres credential set, for chaosWorkflow's `mirror`.
  */

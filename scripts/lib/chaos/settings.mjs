@@ -11,6 +11,7 @@ import { N8nInstance } from '../n8n-instance.mjs';
 import { ensureN8n } from '../n8n-runtime.mjs';
 import { DURABLE_POLLING_ENV, startQueueCluster } from '../queue-cluster.mjs';
 import { ensureDebianPackages, startPostgres } from '../services.mjs';
+import { mirrorDatabase } from './mirror.mjs';
 
 /** n8n's debug line when a poll emits (2.41.1 and 1.123.81): the execution is being made. */
 export const EMIT_LINE = /Received event to trigger execution/;
@@ -65,8 +66,7 @@ export async function bringUp(name, { tarball, extraEnv = {}, log }) {
 		const { main, pg } = cluster;
 		await main.setupOwner();
 		await main.login();
-		pg.query('create database mirror');
-		const mirrorDb = { ...pg, database: 'mirror', query: (sql) => pg.queryIn('mirror', sql) };
+		const mirrorDb = mirrorDatabase(pg);
 		const worker = cluster.workers[0];
 		const victim = setting.victim === 'main' ? mainVictim(main) : workerVictim(worker);
 		return { setting, runtime, main, pg, mirrorDb, victim, watch: [main, worker], stop: () => cluster.stop() };
@@ -82,8 +82,7 @@ export async function bringUp(name, { tarball, extraEnv = {}, log }) {
 			return inst;
 		})(),
 	]);
-	pg.query('create database mirror');
-	const mirrorDb = { ...pg, database: 'mirror', query: (sql) => pg.queryIn('mirror', sql) };
+	const mirrorDb = mirrorDatabase(pg);
 	return { setting, runtime, main, pg, mirrorDb, victim: mainVictim(main), stop: async () => (await main.stop(), await pg.stop()) };
 }
 
