@@ -10,6 +10,7 @@ import type { ServiceFilters } from '../shared/parameters/filters';
 import { matchesServiceFilters } from '../shared/parameters/filters';
 import type { ChangeFieldKey, SimplifiedService } from '../shared/record/serviceFields';
 import { SERVICE_FIELDS } from '../shared/record/serviceFields';
+import { serviceIdKey } from '../shared/record/serviceId';
 import type { ServiceRecord } from '../shared/record/serviceRecord';
 import { nestServiceRecord, simplifyServiceRecord } from '../shared/record/serviceRecord';
 import { foreign, join, own, text } from '../shared/text/text';
@@ -84,7 +85,7 @@ export function diffServices(
 	// 100,000 services, most unchanged, a map of wrappers and a second comparison pass cost ~60 ms).
 	const snapshot: ServiceSnapshot = new Map();
 	if (previous === undefined) {
-		for (const record of records) snapshot.set(record.id_service, storedValuesOf(simplifyServiceRecord(record)));
+		for (const record of records) snapshot.set(serviceIdKey(record.id_service), storedValuesOf(simplifyServiceRecord(record)));
 		return { snapshot, events: [], baseline: true, changed: true, removedCount: 0 };
 	}
 	const selected = new Set<ServiceEventName>(events);
@@ -95,11 +96,11 @@ export function diffServices(
 	let changed = dropped !== undefined && dropped.size > 0;
 	let kept = 0;
 	for (const record of records) {
-		const id = record.id_service;
+		const id = serviceIdKey(record.id_service); // the one id rule; a state of 0.4.0 may hold the id as sent
 		const service = simplifyServiceRecord(record);
 		const values = storedValuesOf(service);
 		snapshot.set(id, values);
-		const before = previous.get(id);
+		const before = previous.get(id) ?? (id === record.id_service ? undefined : previous.get(record.id_service));
 		if (before === undefined) {
 			changed = true;
 			// Its remembered values were damaged: not new, and nothing known to compare with.
@@ -123,7 +124,7 @@ export function diffServices(
 	if (removedCount > 0) {
 		changed = true;
 		for (const [id, before] of previous) {
-			if (snapshot.has(id) || !selected.has('removed')) continue;
+			if (!selected.has('removed') || snapshot.has(id) || snapshot.has(serviceIdKey(id))) continue;
 			const last = simplifiedFromStored(id, before);
 			if (matches(last)) detected.push({ event: 'removed', id_service: id, service: last, previous: null });
 		}
