@@ -44,7 +44,7 @@ export function readAnswer(response: Pick<ApiResponse, 'body' | 'text' | 'header
 	const reading = new Reading(position);
 	readHeaders(headers, status, reading);
 	if (isJsonObject(body)) {
-		const repeated = repeatedTopLevelKey(json);
+		const repeated = repeatedTopLevelKey(json, Object.keys(body));
 		if (repeated !== undefined) throw repeatedKey(repeated);
 	}
 	const found = readShape(body, reading, position.page);

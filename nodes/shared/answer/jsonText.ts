@@ -61,8 +61,31 @@ function keyOf(token: string): string {
 	return token.includes('\\') ? (JSON.parse(token) as string) : token.slice(1, -1);
 }
 
-/** The first key the object `json` (valid JSON text of an object) names twice at its top level, or undefined. */
-export function repeatedTopLevelKey(json: string): string | undefined {
+/**
+ * The first key the object `json` (valid JSON text of an object, parsed as `keys`) names twice at its
+ * top level, or undefined. When the object has few keys (an envelope, one record), each spelled
+ * plainly in a text without `\u` escapes, a key found only once in the whole text cannot be twice
+ * (a fast native search); otherwise the top level is scanned (a map of records: every key).
+ */
+export function repeatedTopLevelKey(json: string, keys: readonly string[]): string | undefined {
+	const plain = keys.length <= 16 && !json.includes('\\u') && keys.every((key) => PLAIN_KEY.test(key) && !occursTwice(json, key));
+	return plain ? undefined : scanTopLevelKeys(json);
+}
+
+/** A key JSON can only write one way without `\u`: no quote, backslash, slash or control character. */
+const PLAIN_KEY = /^[^"\\/\u0000-\u001f]*$/;
+
+/** Whether `"key"` is in `json` twice: a search for `key"` (a search that starts with a quote is ten times slower), each found checked for its opening quote. */
+function occursTwice(json: string, key: string): boolean {
+	const token = `${key}"`;
+	let found = 0;
+	for (let at = json.indexOf(token, 1); at >= 0; at = json.indexOf(token, at + 1)) {
+		if (json.charCodeAt(at - 1) === QUOTE && ++found === 2) return true;
+	}
+	return false;
+}
+
+function scanTopLevelKeys(json: string): string | undefined {
 	let at = skipSpace(json, 0);
 	if (json.charCodeAt(at) !== OPEN_OBJECT) return undefined;
 	const keys = new Set<string>();
@@ -80,8 +103,29 @@ export function repeatedTopLevelKey(json: string): string | undefined {
 	return undefined;
 }
 
-/** A run of 16 or more digits where a number may start: the only place an inexact integer can be. */
-const LONG_NUMBER = /(?:^|[[:,])\s*-?\d{16}/;
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+
+/**
+ * Whether `json` has a run of 16 or more digits that starts a number (after `[`, `:` or `,`): the only
+ * place an inexact integer can be. Such a run covers a position that is a multiple of 16, so only
+ * every 16th character is looked at, and the runs around the digits found there.
+ */
+function hasLongNumber(json: string): boolean {
+	for (let at = 0; at < json.length; at += 16) {
+		if (!isDigit(json.charCodeAt(at))) continue;
+		let start = at;
+		while (start > 0 && isDigit(json.charCodeAt(start - 1))) start--;
+		let end = at + 1;
+		while (isDigit(json.charCodeAt(end))) end++;
+		if (end - start < 16) continue;
+		let before = start - 1;
+		if (json.charCodeAt(before) === 0x2d) before--;
+		while (before >= 0 && isSpace(json.charCodeAt(before))) before--;
+		const code = json.charCodeAt(before);
+		if (before < 0 || code === OPEN_ARRAY || code === 0x3a || code === COMMA) return true;
+	}
+	return false;
+}
 
 /** Where an integer JSON.parse rounded sits in the answer, and its exact digits. */
 export interface InexactInteger {
@@ -91,11 +135,11 @@ export interface InexactInteger {
 
 /**
  * Every integer of `json` that JSON.parse does not hold exactly (its number does not print back to its
- * digits: beyond 2^53), with its path. Most answers have none: a first test for a long run of digits
- * after `[`, `:` or `,` skips the scan.
+ * digits: beyond 2^53), with its path. Most answers have none: a first look for a long run of digits
+ * after `[`, `:` or `,` (hasLongNumber) skips the scan.
  */
 export function inexactIntegers(json: string): InexactInteger[] {
-	if (!LONG_NUMBER.test(json)) return [];
+	if (!hasLongNumber(json)) return [];
 	const found: InexactInteger[] = [];
 	// The path to the value being read: an object's current key, an array's current index.
 	const path: Array<string | number> = [];

@@ -40,7 +40,7 @@ export const KIND_RULES: Record<SignalKind, { means: string; rule: string }> = {
 	records: { means: 'the array of records (next to the records only)', rule: 'read as the page\'s records; exactly one of them may hold an array' },
 	status: { means: 'whether the answer succeeded (next to the records only)', rule: '`null`, `false`, `0`, `""`, `[]`, `{}` (and `success`/`ok` `true`) say "no error"; anything else is the platform\'s error' },
 	holder: { means: 'an object holding paging metadata; holders nest (`meta.pagination`, `meta.page`)', rule: 'every field in it is read by this table; an unknown paging-like name is an error' },
-	links: { means: 'links by relation: an object (`links.next`, `_links.next.href`) or a list of `{rel, href}`', rule: 'each relation is read as the Link header\'s (below)' },
+	links: { means: 'links by relation: an object (`links.next`, `_links.next.href`), a list of `{rel, href}`, the Link header', rule: 'each relation is read with the table of link relations' },
 	next: { means: 'the next page\'s link (absolute or relative; or `{href}`)', rule: 'followed; `null`, `""` or `false` mean none; a number or another type is an error (its address would have to be invented); two different next links are an error' },
 	total: { means: 'how many services the whole listing has', rule: 'the latest total any page stated is larger than the services all pages held' },
 	page: { means: 'this page\'s number (counted from 0 or 1)', rule: 'only in the editor\'s search, which starts at a later page: with a page count, this page is before the last in both counts' },
