@@ -1,6 +1,6 @@
 import type { Answer } from '../answer/answer';
 import { readAnswer } from '../answer/answer';
-import type { FoundLink, StatedTotal } from '../answer/evidence';
+import type { FoundLink, Position, StatedTotal } from '../answer/evidence';
 import { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/answerTexts';
 import { checkPageRecords } from '../record/pageRecords';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
@@ -85,7 +85,6 @@ export interface ServicePage {
 
 /** What the walk carries from page to page. */
 interface Walk {
-	readonly session: ApiSession;
 	readonly resumed: boolean;
 	/** id (by the id rule) -> page: an id listed twice anywhere in the listing is an error. */
 	readonly seen: Map<string, number>;
@@ -107,12 +106,12 @@ export async function* listServicePages(
 	session: ApiSession,
 	{ from, simplify = false }: { from?: string; simplify?: boolean } = {},
 ): AsyncGenerator<ServicePage, void, undefined> {
-	const walk: Walk = { session, resumed: from !== undefined, seen: new Map(), fetched: new Set() };
+	const walk: Walk = { resumed: from !== undefined, seen: new Map(), fetched: new Set() };
 	let target = from ?? `${session.baseUrl}${SERVICES_PATH}`;
 	for (let pageNumber = 1; ; pageNumber++) {
 		walk.fetched.add(target);
-		const answer = await fetchAnswer(walk, target, pageNumber);
-		const page = joinPage(walk, answer, pageNumber, simplify);
+		const answer = await fetchAnswer(session, target, { page: pageNumber, resumed: walk.resumed });
+		const page = joinPage(session, walk, answer, pageNumber, simplify);
 		yield page;
 		if (page.next === undefined) return;
 		target = page.next;
@@ -120,30 +119,29 @@ export async function* listServicePages(
 }
 
 /** The transport, then the answer stage: the answer's raw text is let go before its records are checked. */
-async function fetchAnswer({ session, resumed }: Walk, target: string, pageNumber: number): Promise<Answer> {
+async function fetchAnswer(session: ApiSession, target: string, position: Position): Promise<Answer> {
 	const response = await session.get(target, { action: LIST_ACTION });
 	try {
-		return readAnswer(response, { page: pageNumber, resumed });
+		return readAnswer(response, position);
 	} catch (error) {
 		throw error instanceof ServiceResponseError ? session.toNodeError(error, response.status) : error;
 	}
 }
 
 /** The records stage, then the listing the page joins: its next link checked, or on the last page the listing adding up. */
-function joinPage(walk: Walk, answer: Answer, pageNumber: number, simplify: boolean): ServicePage {
+function joinPage(session: ApiSession, walk: Walk, answer: Answer, pageNumber: number, simplify: boolean): ServicePage {
 	try {
 		const services = simplify ? new Array<SimplifiedService>(answer.items.length) : undefined;
 		const records = checkPageRecords(answer, { seen: walk.seen, pageNumber, simplified: services, advice: PROVIDER_HINT });
 		walk.fetched.add(answer.url);
 		if (answer.signals.total !== undefined) walk.stated = { ...answer.signals.total, page: pageNumber };
 		if (answer.next !== undefined) {
-			const { session, fetched } = walk;
-			return { records, services, next: nextPageUrl(answer.next, { answeredUrl: answer.url, baseUrl: session.baseUrl, fetched, pagesRead: pageNumber }) };
+			return { records, services, next: nextPageUrl(answer.next, { answeredUrl: answer.url, baseUrl: session.baseUrl, fetched: walk.fetched, pagesRead: pageNumber }) };
 		}
 		checkNothingLeft({ last: answer.signals, stated: walk.stated, read: walk.seen.size, pages: pageNumber, resumed: walk.resumed });
 		return { records, services, next: undefined };
 	} catch (error) {
-		throw error instanceof ServiceResponseError ? walk.session.toNodeError(error, answer.status) : error;
+		throw error instanceof ServiceResponseError ? session.toNodeError(error, answer.status) : error;
 	}
 }
 
