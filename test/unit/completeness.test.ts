@@ -118,6 +118,8 @@ describe('an answer whose signals agree, or that gives none, is the listing', ()
 		['a last link settled by a total', { data: two, last_page_url: '?page=3', total: 2 }],
 		['JSON:API with harmless meta', { data: two, jsonapi: { version: '1.1' }, meta: { request_id: 'r1', copyright: 'x', warnings: ['a'] }, links: { self: '?page=1', related: '/x' } }],
 		['Graph API paging', { data: two, paging: { cursors: { before: 'a', after: 'b' } } }],
+		['PHP\'s empty objects as []', { data: two, meta: [], links: [], pagination: { links: [] } }],
+		['HAL', { content: two, _links: { self: { href: '/v2026/services', templated: false }, curies: [{ name: 'x', href: '/d' }] } }],
 		['Laravel page buttons', { data: two, links: [{ url: null, label: '&laquo; Previous', active: false }, { url: '?page=1', label: '1', active: true }], next_page_url: null }],
 		['any case and separator style', { Data: two, Meta: { TotalCount: 2, HAS_MORE: false, 'next-page-url': null } }],
 		['Fractal, count the page\'s', { data: two, meta: { pagination: { total: 2, count: 2, current_page: 1, total_pages: 1, links: [] } } }],

@@ -94,7 +94,8 @@ function readSignal(kind: SignalKind, field: Field, reading: Reading, stack: Fie
 				reading.pageOfPages.push(pages);
 				return pushFields(stack, value, path, 'holder', pages);
 			}
-			if (value !== null) throw unreadable(where, value, own('as an object of paging fields'));
+			// PHP writes an empty object as `[]` (`"meta": []`): nothing in it.
+			if (value !== null && !(Array.isArray(value) && value.length === 0)) throw unreadable(where, value, own('as an object of paging fields'));
 			return;
 		case 'links':
 			return readLinks(value, path, reading);
