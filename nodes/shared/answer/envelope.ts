@@ -2,8 +2,8 @@ import { isJsonObject } from '../text/json';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import { fieldText, nextNotALink, quoted, SERVICES_PATH, unknownField, unknownLink, unknownPagingField, unreadable } from './answerTexts';
-import type { FoundLink, PageOfPages, Reading, StatedTotal } from './evidence';
-import { countOf, cursorOf, flagOf, linkOf } from './evidence';
+import type { FoundLink, PageOfPages, Reading } from './evidence';
+import { cursorOf, flagOf, isCountKind, linkOf } from './evidence';
 import { byName, isPagingLike, normalName } from './names';
 import type { SignalKind } from './signalTable';
 import { FIELD_SIGNALS, LINK_RELATIONS } from './signalTable';
@@ -82,11 +82,10 @@ function kindOf(kinds: readonly SignalKind[] | undefined, value: unknown, place:
 function readSignal(kind: SignalKind, field: Field, reading: Reading, stack: Field[]): void {
 	const { value, path, holder } = field;
 	const where = fieldText(path);
-	const count = (as: Text = own('as a count')): StatedTotal | undefined => {
-		const read = countOf(value);
-		if (read === 'unreadable') throw unreadable(where, value, as);
-		return read === null ? undefined : { count: read, field: where };
-	};
+	if (isCountKind(kind)) {
+		reading.count(kind, value, where, holder);
+		return;
+	}
 	switch (kind) {
 		case 'holder':
 			if (isJsonObject(value)) {
@@ -104,25 +103,6 @@ function readSignal(kind: SignalKind, field: Field, reading: Reading, stack: Fie
 			const link = linkOf(value);
 			if (link === 'unreadable') throw nextNotALink(where, value);
 			if (link !== null) reading.nexts.push({ link: link.link, foundIn: fieldText(path + link.at) });
-			return;
-		}
-		case 'total': {
-			const total = count();
-			if (total !== undefined) reading.total(total.count, total.field);
-			return;
-		}
-		case 'page':
-			holder.page ??= count();
-			return;
-		case 'pages':
-			holder.pages ??= count();
-			return;
-		case 'pageFromZero':
-			holder.fromZero ??= count();
-			return;
-		case 'pageSize': {
-			const size = count();
-			if (size !== undefined) reading.pageSizes.push(size);
 			return;
 		}
 		case 'moreFlag':

@@ -1,6 +1,6 @@
 import type { Text } from '../text/text';
-import { foreign, text } from '../text/text';
-import { disagreeingNextLinks } from './answerTexts';
+import { foreign, own, text } from '../text/text';
+import { disagreeingNextLinks, unreadable } from './answerTexts';
 
 /**
  * What one answer says about the rest of the listing, gathered while envelope.ts and headers.ts read
@@ -45,6 +45,10 @@ export interface PageOfPages {
 	fromZero?: StatedTotal;
 }
 
+/** The kinds of signal whose value is a count. */
+export type CountKind = 'total' | 'page' | 'pages' | 'pageFromZero' | 'pageSize';
+export const isCountKind = (kind: string): kind is CountKind => ['total', 'page', 'pages', 'pageFromZero', 'pageSize'].includes(kind);
+
 /** Collects what one answer says while it is read. */
 export class Reading {
 	readonly signals: PageSignals = {};
@@ -80,6 +84,17 @@ export class Reading {
 
 	total(count: number, field: Text): void {
 		if (this.signals.total === undefined || count > this.signals.total.count) this.signals.total = { count, field };
+	}
+
+	/** A signal that is a count (a total, a page's number, the number of pages, a page size), at `where` in `holder`: null is none, another value an error naming it. */
+	count(kind: CountKind, value: unknown, where: Text, holder: PageOfPages): void {
+		const stated = statedCount(value, where);
+		if (stated === undefined) return;
+		if (kind === 'total') this.total(stated.count, stated.field);
+		else if (kind === 'pageSize') this.pageSizes.push(stated);
+		else if (kind === 'page') holder.page ??= stated;
+		else if (kind === 'pages') holder.pages ??= stated;
+		else holder.fromZero ??= stated;
 	}
 
 	/** The one next link of the answer: every place that gave one must give the same page (resolved against `url`). */
@@ -150,6 +165,13 @@ export function countOf(value: unknown): number | null | 'unreadable' {
 	if (value === null) return null;
 	if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : 'unreadable';
 	return typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : 'unreadable';
+}
+
+/** The count a signal states at `where`, or undefined for null; an error naming it when it is no count. */
+function statedCount(value: unknown, where: Text): StatedTotal | undefined {
+	const count = countOf(value);
+	if (count === 'unreadable') throw unreadable(where, value, own('as a count'));
+	return count === null ? undefined : { count, field: where };
 }
 
 /** true / 1 / "true" / "1" / "yes" (any case): yes; false / 0 / "false" / "0" / "no": no; null: none. */

@@ -2,7 +2,7 @@ import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import { quoted, unknownPagingField, unknownStatus, unreadable } from './answerTexts';
 import type { PageOfPages, Reading } from './evidence';
-import { countOf } from './evidence';
+import { isCountKind } from './evidence';
 import { relation } from './envelope';
 import { byName, isPagingLikeHeader, normalName } from './names';
 import { CONTENT_RANGE, HEADER_SIGNALS, STATUS_SIGNALS } from './signalTable';
@@ -38,32 +38,15 @@ export function readHeaders(headers: Record<string, string | undefined>, status:
 			if (isPagingLikeHeader(name)) throw unknownPagingField(where);
 			continue;
 		}
-		const count = () => {
-			const read = countOf(value);
-			if (read === 'unreadable') throw unreadable(where, value, own('as a count'));
-			return read === null ? undefined : { count: read, field: where };
-		};
+		if (isCountKind(kind)) {
+			reading.count(kind, value, where, pages);
+			continue;
+		}
 		switch (kind) {
 			case 'links':
 				reading.hasNextField = true;
 				readLinkHeader(value, reading);
 				break;
-			case 'total': {
-				const total = count();
-				if (total !== undefined) reading.total(total.count, total.field);
-				break;
-			}
-			case 'page':
-				pages.page ??= count();
-				break;
-			case 'pages':
-				pages.pages ??= count();
-				break;
-			case 'pageSize': {
-				const size = count();
-				if (size !== undefined) reading.pageSizes.push(size);
-				break;
-			}
 			case 'cursor':
 				if (value.trim() !== '' && value.trim() !== '0') reading.more(text`${where} is ${quoted(value)} (a next page the node would have to ask for itself)`);
 				break;
