@@ -6,7 +6,9 @@
 import fc from 'fast-check';
 
 import { serviceIdKey } from '../../nodes/shared/record/serviceId';
-import { diffServices } from '../../nodes/ServicesTrigger/diff';
+import type { DiffOptions } from '../../nodes/ServicesTrigger/diff';
+import { diffServices, SERVICE_EVENT_NAMES } from '../../nodes/ServicesTrigger/diff';
+import { parseServiceFilters } from '../../nodes/shared/parameters/filters';
 import { serviceRecord } from '../harness/fixtures';
 import { closeLocalServers } from '../harness/localServer';
 import type { LocalApi } from '../harness/pagedApi';
@@ -14,6 +16,7 @@ import { startLocalApi } from '../harness/pagedApi';
 import { runNode, servicesNode } from '../harness/workflow';
 
 const KEY = 'sk-live-IDRULE-3c7a9e1f5b2d8046';
+const ALL: DiffOptions = { events: SERVICE_EVENT_NAMES, filters: parseServiceFilters({}) };
 const SPACES = [' ', '\t', '\n', '\u00a0', '\u2003', '\ufeff', '\u3000'];
 
 /** An id, and the same id as a platform or a user may write it: spaces at its ends, another Unicode form. */
@@ -63,14 +66,13 @@ describe('through the engine, against a real server', () => {
 test('the trigger remembers a service by its key: another writing of its id is no change, a state of 0.4.0 still matches', () => {
 	fc.assert(
 		fc.property(idArb.chain((id) => fc.tuple(fc.constant(id), variantOf(id))), ([id, variant]) => {
-			const options = { events: ['created', 'statusChanged', 'specsChanged', 'removed'] as const, filters: {} };
-			const first = diffServices(undefined, [serviceRecord({ id }) as never], { ...options, events: [...options.events] });
-			const again = diffServices(first.snapshot, [serviceRecord({ id: variant }) as never], { ...options, events: [...options.events] });
+			const first = diffServices(undefined, [serviceRecord({ id }) as never], ALL);
+			const again = diffServices(first.snapshot, [serviceRecord({ id: variant }) as never], ALL);
 			expect(again.events).toEqual([]);
 			expect(again.removedCount).toBe(0);
 			// A list remembered by 0.4.0 holds the id as it was sent.
 			const old = new Map([[id, [...first.snapshot.values()][0]]]);
-			const upgraded = diffServices(old, [serviceRecord({ id }) as never], { ...options, events: [...options.events] });
+			const upgraded = diffServices(old, [serviceRecord({ id }) as never], ALL);
 			expect(upgraded.events).toEqual([]);
 		}),
 		{ numRuns: 500 },
