@@ -86,6 +86,16 @@ describe('an answer that promises more than it holds is an error naming the fiel
 		expect(outcome(body, headers)).toBe(message);
 	});
 
+	test.each([201, 202, 204, 207])('HTTP %i: an error naming the status, not a listing', (status) => {
+		try {
+			readOne(two, { status });
+			throw new Error('no error');
+		} catch (error) {
+			expect(shown((error as ServiceResponseError).text.message)).toBe(`The platform answered HTTP ${status}, which the node does not read as a listing`);
+		}
+		expect(readOne(two, { status: 203 }).items).toEqual(two);
+	});
+
 	test('the description says what the node does and does not do', () => {
 		try {
 			extractServiceRecords({ data: two, total: 50 });
