@@ -66,6 +66,15 @@ test('every integer JSON.parse cannot hold exactly comes back as its exact digit
 	);
 });
 
+test('an inexact integer is found at any offset of the text (the first look samples every 16th character)', () => {
+	for (let pad = 0; pad < 48; pad++) {
+		for (const digits of ['9007199254740993', '-9007199254740993', '123456789012345678901234567']) {
+			const text = `{"${'k'.repeat(pad)}":${' '.repeat(pad % 3)}[${'7,'.repeat(pad % 5)}${digits}]}`;
+			expect(inexactIntegers(text).map((found) => found.digits)).toEqual([digits]);
+		}
+	}
+});
+
 test('a long run of digits in a string, or a decimal, is no integer to keep', () => {
 	expect(inexactIntegers('{"serial": "12345678901234567890", "x": 1.2345678901234567890, "y": 12345678901234567890e2}')).toEqual([]);
 	expect(inexactIntegers('[1, {"a": [12345678901234567890]}]')).toEqual([{ path: [1, 'a', 0], digits: '12345678901234567890' }]);

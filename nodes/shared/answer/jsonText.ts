@@ -112,7 +112,8 @@ const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
  */
 function hasLongNumber(json: string): boolean {
 	for (let at = 0; at < json.length; at += 16) {
-		if (!isDigit(json.charCodeAt(at))) continue;
+		// A run of 16 through `at` reaches 8 characters to its left or to its right: most digits end there.
+		if (!isDigit(json.charCodeAt(at)) || !(isDigit(json.charCodeAt(at - 8)) || isDigit(json.charCodeAt(at + 8)))) continue;
 		let start = at;
 		while (start > 0 && isDigit(json.charCodeAt(start - 1))) start--;
 		let end = at + 1;

@@ -6,8 +6,8 @@
  * whose ids differ only so are one service listed twice. Output keeps each record as the API sent it.
  */
 
-/** Code points from U+0300 (the combining marks) on: only a text holding one can change under NFC. */
-const MAY_CHANGE_UNDER_NFC = /[\u0300-\uffff]/;
+/** From U+0300 (the combining marks) on: only a text holding such a code unit can change under NFC. */
+const FIRST_NFC_SENSITIVE = 0x300;
 
 /** The id as compared: trimmed (String.prototype.trim's white space and line ends), then NFC. */
 export function serviceIdKey(id: string): string {
@@ -15,5 +15,6 @@ export function serviceIdKey(id: string): string {
 	const first = id.charCodeAt(0);
 	const last = id.charCodeAt(id.length - 1);
 	const key = first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f ? id : id.trim();
-	return MAY_CHANGE_UNDER_NFC.test(key) ? key.normalize('NFC') : key;
+	for (let index = 0; index < key.length; index++) if (key.charCodeAt(index) >= FIRST_NFC_SENSITIVE) return key.normalize('NFC');
+	return key;
 }
