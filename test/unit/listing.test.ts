@@ -76,7 +76,8 @@ describe('extractServiceRecords: response shapes', () => {
 			/looks paginated in a way the node does not know \("continuation"\)/,
 		);
 		// Two record arrays: not a recognised envelope.
-		expect(errorOf(() => extractServiceRecords({ data: [], items: [], next: 'x' })).description).toMatch(/looks paginated/);
+		expect(errorOf(() => extractServiceRecords({ data: [], items: [], next: 'x' })).description).toMatch(/looks paginated in a way the node does not know \("next"\): /);
+		expect(errorOf(() => extractServiceRecords({ rows: [], owner: 'x' })).description).toMatch(/looks paginated in a way the node does not know: /);
 		// A known records key next to an unknown field: an error naming the field.
 		expect(errorOf(() => extractServiceRecords({ data: [], cursor: 'abc' })).message).toBe('The answer holds paging metadata the node does not know: "cursor"');
 		expect(errorOf(() => extractServiceRecords({ data: [], request_id: 'abc' })).message).toBe('The answer holds "request_id" next to the records, which the node does not know');

@@ -86,9 +86,9 @@ function readShape(answer: unknown, reading: Reading, page: number): RecordsOfPa
 		}
 		const arrays = values.some(Array.isArray);
 		const pagingLike = keys.find((key) => isPagingLike(key) || kindsOf(key).some((kind) => kind !== 'records' && kind !== 'status'));
-		throw unknownShape(answer, arrays || pagingLike !== undefined ? (pagingLike ?? '') : undefined);
+		throw unknownShape(answer, arrays || pagingLike !== undefined ? { field: pagingLike } : undefined);
 	}
-	throw unknownShape(answer, undefined);
+	throw unknownShape(answer);
 }
 
 /** The records key of a paged envelope: the one key of the records kind that holds an array (two: none, the shape is unknown). */

@@ -85,14 +85,18 @@ export function repeatedKey(key: string): ServiceResponseError {
 	);
 }
 
-/** The answer is none of the shapes the node reads; `pagingLike`: a field of it whose name looks like paging. */
-export function unknownShape(answer: unknown, pagingLike: string | undefined): ServiceResponseError {
+/**
+ * The answer is none of the shapes the node reads. `paginated`: it looks like a page (an array next to
+ * other fields), with `field` the first whose name looks like paging, if one does.
+ */
+export function unknownShape(answer: unknown, paginated?: { field?: string }): ServiceResponseError {
+	const named = paginated?.field === undefined ? own('') : text` (${fieldText(paginated.field)})`;
 	return new ServiceResponseError(
 		text`The API answered with ${describeShape(answer)}, not a list of services`,
 		text`Expected an array of service records, a single record, a map of records keyed by id, or an object with one property holding the array. ${
-			pagingLike === undefined
+			paginated === undefined
 				? own('')
-				: text`The answer looks paginated in a way the node does not know (${fieldText(pagingLike)}): it reads pages whose records are under data, items, results, services or content next to the paging fields of docs/paging.md; report this to the package maintainers. `
+				: text`The answer looks paginated in a way the node does not know${named}: it reads pages whose records are under data, items, results, services or content next to the paging fields of docs/paging.md; report this to the package maintainers. `
 		}${PROVIDER_HINT}`,
 	);
 }
