@@ -11,8 +11,8 @@
 //   envelope    {"data": [1,000 records], "next": ..., "total"}  -> both; few keys: a native search each
 //   digits      the array, each record with a 19-digit string     -> the look finds runs, none a number
 //   bigints     the array, each record with a 19-digit integer    -> the look finds them: the full scan
-// Figures: CPU milliseconds (process.cpuUsage), median of --runs, each after a gc(); the ratio is to
-// JSON.parse of the same text in the same run. Builds dist/ first (tsc -p tsconfig.build.json) unless --no-build.
+// Figures: CPU milliseconds (process.cpuUsage), median of --runs; each run is a gc(), JSON.parse, then the
+// scans, as the answer stage runs them; the ratio is to JSON.parse of the same text in the same run. Builds dist/ first (tsc -p tsconfig.build.json) unless --no-build.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -54,7 +54,6 @@ const texts = {
 };
 
 function cpuMs(work) {
-	globalThis.gc();
 	const before = process.cpuUsage();
 	work();
 	const used = process.cpuUsage(before);
@@ -69,6 +68,8 @@ for (const [name, text] of Object.entries(texts)) {
 	const integers = [];
 	const repeated = [];
 	for (let run = -1; run < runs; run++) {
+		// As the answer stage runs them: right after JSON.parse of the text (a gc() before each run, none between).
+		globalThis.gc();
 		const p = cpuMs(() => JSON.parse(text));
 		const i = cpuMs(() => inexactIntegers(text));
 		const r = object ? cpuMs(() => repeatedTopLevelKey(text, keys)) : NaN;
