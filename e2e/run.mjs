@@ -22,6 +22,7 @@ import { runBrowserGroup } from './browser.mjs';
 import { runQueueSuite } from './queue.mjs';
 import { runAgentGroup } from './agent.mjs';
 import { RECIPE_GROUPS, runRecipesGroup } from './recipes.mjs';
+import { runDeliverySuite } from './delivery.mjs';
 
 /**
  * The e2e suites. Each runs once per n8n line it supports (`lines`, of those --n8n asks for), as a
@@ -40,6 +41,7 @@ const SUITES = [
 	{ name: 'agent', label: (version) => `agent, n8n ${version}`, groups: ['agent'], lines: [2, 1], run: runAgentGroup },
 	// The recipes of examples/, imported as a user imports them, run and their results checked (issue 29).
 	{ name: 'recipes', label: (version) => `recipes, n8n ${version}`, groups: RECIPE_GROUPS, lines: [2], run: runRecipesGroup },
+	{ name: 'delivery', label: (version) => `delivery, n8n ${version} with durable poll cursors`, groups: ['delivery'], lines: [2], run: runDeliverySuite },
 ];
 
 const selected = (suite, only) => !only || only.test(suite.name) || suite.groups.some((g) => only.test(g));
