@@ -147,7 +147,7 @@ export function isMassRemoval(storedCount: number, removedCount: number): boolea
 /** The ids of the stored services the listing lacks (`now`: the snapshot built from it). */
 export function missingIds(previous: ServiceSnapshot, now: ServiceSnapshot): string[] {
 	const missing: string[] = [];
-	for (const id of previous.keys()) if (!now.has(id)) missing.push(id);
+	for (const id of previous.keys()) if (!now.has(id) && !now.has(serviceIdKey(id))) missing.push(id);
 	return missing;
 }
 
