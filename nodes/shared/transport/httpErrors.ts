@@ -1,5 +1,4 @@
 import type { RequestLimits } from '../parameters/limits';
-import { isJsonObject } from '../text/json';
 import type { ErrorText } from '../text/errors';
 import { formatDuration, RETRY_HINT } from '../text/errors';
 import type { Text } from '../text/text';
@@ -160,18 +159,4 @@ export function describeCrossOrigin(context: { target: string; baseUrl: string; 
 	};
 }
 
-/**
- * The platform's own words from a JSON error body, if it sent some: foreign text, whitespace runs
- * made one space; the caller quotes it with foreign(), which redacts and bounds it when shown.
- */
-export function platformMessageOf(body: unknown): string | undefined {
-	if (!isJsonObject(body)) return undefined;
-	for (const key of ['message', 'error_description', 'detail', 'error', 'title']) {
-		const value = body[key];
-		if (typeof value === 'string' && value.trim() !== '') return value.replace(/\s+/g, ' ').trim();
-		if (key === 'error' && isJsonObject(value)) return platformMessageOf(value);
-	}
-	// JSON:API and GraphQL style: `{ "errors": [{ "detail" | "message" | "title": "..." }] }`.
-	if (Array.isArray(body.errors) && isJsonObject(body.errors[0])) return platformMessageOf(body.errors[0]);
-	return undefined;
-}
+export { platformMessageOf } from '../text/json';

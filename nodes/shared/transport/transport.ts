@@ -44,6 +44,10 @@ class RetryBudgetError extends HttpStatusError {}
 export interface ApiResponse {
 	/** Parsed JSON (already checked: JSON, decodable, under the cap). */
 	body: unknown;
+	/** The JSON text it was parsed from: the answer stage reads what JSON.parse hides (answer/jsonText.ts). */
+	text: string;
+	/** The HTTP status (2xx: the answer stage judges which it reads). */
+	status: number;
 	/** Lower-case names, first value. */
 	headers: Record<string, string | undefined>;
 	/** Final URL after same-origin redirects. */
@@ -226,8 +230,8 @@ class HttpSession implements ApiSession {
 				throw new HttpStatusError(text, statusCode);
 			}
 
-			const body = await readJsonBody(this.exchange, response.body, headers, { statusCode, url, action, deadline });
-			return { body, headers, url };
+			const { body, text } = await readJsonBody(this.exchange, response.body, headers, { statusCode, url, action, deadline });
+			return { body, text, headers, url, status: statusCode };
 		}
 	}
 
