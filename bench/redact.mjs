@@ -4,8 +4,9 @@
 //
 //   node bench/redact.mjs [--rounds 7] [--size 1048576] [--old b6998ae] [--cap 1000] [--json]
 //
-// 1. Loads nodes/shared/text/redact.ts of this checkout, and the file as it was at --old (git show), each
-//    transpiled with the typescript package (transpileModule) and run in this process: no build.
+// 1. Loads nodes/shared/text/redact.ts of this checkout (with the modules it imports), and the file as it
+//    was at --old (git show), each transpiled with the typescript package (transpileModule) and run in
+//    this process: no build.
 // 2. New: each case at --size characters, one warm-up run, then --rounds runs; the median, in
 //    wall-clock ms and CPU ms, and the steps the redactor counts per character (its StepMeter).
 // 3. Old: a regular expression cannot be stopped once it runs, and the first redactor takes minutes
@@ -40,18 +41,28 @@ const rounds = Number(args.rounds);
 const size = Number(args.size);
 const cap = Number(args.cap);
 
-/** A TypeScript module without imports, transpiled and run here; its exports. */
-function loadModule(source) {
+/**
+ * A TypeScript module, transpiled with the typescript package and run here; its exports. Its relative
+ * imports are read from `dir` the same way (the redactor is a few modules of nodes/shared/text/).
+ */
+function loadModule(source, dir, cache = new Map()) {
 	const typescript = createRequire(import.meta.url)('typescript');
 	const { outputText } = typescript.transpileModule(source, {
 		compilerOptions: { module: typescript.ModuleKind.CommonJS, target: typescript.ScriptTarget.ES2022 },
 	});
 	const module = { exports: {} };
-	new Function('module', 'exports', 'require', outputText)(module, module.exports, createRequire(import.meta.url));
+	const require = (name) => {
+		if (!name.startsWith('.')) return createRequire(import.meta.url)(name);
+		const file = join(dir, `${name}.ts`);
+		if (!cache.has(file)) cache.set(file, loadModule(readFileSync(file, 'utf8'), dir, cache));
+		return cache.get(file);
+	};
+	new Function('module', 'exports', 'require', outputText)(module, module.exports, require);
 	return module.exports;
 }
 
-const current = loadModule(readFileSync(join(root, 'nodes/shared/text/redact.ts'), 'utf8'));
+const textDir = join(root, 'nodes/shared/text');
+const current = loadModule(readFileSync(join(textDir, 'redact.ts'), 'utf8'), textDir);
 // Before 0.5.0 the shared modules sat in one folder: the old file is read where that ref kept it.
 const oldSource = (ref) => {
 	for (const file of ['nodes/shared/text/redact.ts', 'nodes/shared/redact.ts']) {
@@ -63,7 +74,7 @@ const oldSource = (ref) => {
 	}
 	throw new Error(`--old ${ref}: no redact.ts in that commit`);
 };
-const first = loadModule(oldSource(args.old));
+const first = loadModule(oldSource(args.old), textDir);
 
 const SPACED = 'Bearer sk-live-3e8b1f0c9a27d456f00d';
 const ESCAPED = 'sk-live-%41%2B+key+\\n-3e8b1f0c9a27d456';
