@@ -24,7 +24,8 @@ type Answer = { body: unknown; headers: Record<string, string> };
 function memorySession(answers: Answer[]): ApiSession {
 	return {
 		baseUrl: BASE,
-		get: async (target) => {
+		get: async (requested) => {
+			const target = typeof requested === 'string' ? requested : `${BASE}${requested.path}`;
 			const n = target === FIRST ? 1 : Number(new URL(target).searchParams.get('page'));
 			const answer = answers[n - 1];
 			if (answer === undefined) throw new Error(`the walk asked for a page that does not exist: ${target}`);

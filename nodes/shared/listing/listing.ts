@@ -1,6 +1,7 @@
 import type { StatedTotal } from './completeness';
 import { DescribedError } from '../text/errors';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
+import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import type { ApiContext, ApiSession, RequestLimits } from '../transport/transport';
 import { openApiSession } from '../transport/transport';
@@ -100,9 +101,10 @@ export async function* listServicePages(
 	const fetched = new Set<string>();
 	/** The latest total any page stated: the last page may not state one. */
 	let stated: (StatedTotal & { page: number }) | undefined;
-	let target = from ?? `${session.baseUrl}${SERVICES_PATH}`;
+	// The first page's address is the node's own path on the Base URL: quoted so (transport/quotedUrl.ts).
+	let target: string | { path: Text } = from ?? { path: SERVICES_PATH };
 	for (let pageNumber = 1; ; pageNumber++) {
-		fetched.add(target);
+		fetched.add(typeof target === 'string' ? target : `${session.baseUrl}${target.path}`);
 		const response = await session.get(target, { action: LIST_ACTION });
 		let records: ServiceRecord[];
 		let services: SimplifiedService[] | undefined;

@@ -10,8 +10,11 @@ import { EXCERPT_MAX, foreign, join, own, text } from '../text/text';
 
 /** One answer of the listing: accepted shapes, its records and next-page link, its checked records (the walk: listing.ts). */
 
-/** The one endpoint the spec documents: GET {base}/v2026/services. The only place its path is written. */
-export const SERVICES_PATH = `/${API_VERSION_SEGMENT}/services`;
+/**
+ * The one endpoint the spec documents: GET {base}/v2026/services. The only place its path is written;
+ * the node's own wording, also where a text quotes the URL (transport/quotedUrl.ts).
+ */
+export const SERVICES_PATH = text`/${API_VERSION_SEGMENT}/services`;
 
 export { ServiceResponseError };
 

@@ -27,11 +27,7 @@ export const DEPTH = 2;
 /** What a piece stands for, besides a code point: a byte that begins no UTF-8 character. */
 export const BYTE = 0x110000;
 
-const PERCENT = 0x25;
-const AMPERSAND = 0x26;
-const BACKSLASH = 0x5c;
-const SEMICOLON = 0x3b;
-const HASH = 0x23;
+const [PERCENT, AMPERSAND, BACKSLASH, SEMICOLON, HASH] = [0x25, 0x26, 0x5c, 0x3b, 0x23];
 
 /** Whether a code point is a trigger: a character that may begin an escape. */
 export function isTrigger(code: number): boolean {
@@ -86,13 +82,11 @@ const NAMED = new Map<string, number>(
 	}),
 );
 const LONGEST_NAME = Math.max(...[...NAMED.keys()].map((name) => name.length));
-/** The most digits an HTML numeric reference may have (`&#1114111;`, `&#x10FFFF;`, a few leading zeros). */
-const MAX_DECIMAL = 10;
-const MAX_HEX = 8;
+/** The most digits of an HTML numeric reference, decimal and hex (`&#1114111;`, `&#x10FFFF;`, a few leading zeros). */
+const [MAX_DECIMAL, MAX_HEX] = [10, 8];
 
-/** The smallest code point a UTF-8 sequence of 2, 3, 4 bytes may hold (shorter forms are not characters). */
-const SMALLEST = [0, 0, 0x80, 0x800, 0x10000];
-const PAYLOAD_BITS = [0x7f, 0x7f, 0x1f, 0x0f, 0x07];
+/** By the length of a UTF-8 sequence: the smallest code point it may hold, the payload bits of its first byte. */
+const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1f, 0x0f, 0x07]];
 
 /**
  * Reads pieces of one text. `piece(position, depth)` returns where the piece ends and leaves what it
