@@ -2,38 +2,63 @@
  * Jest `setupFiles`: runs in every test file before it, in its module registry, so the fast-check its
  * tests import is configured here: every property runs with the run's seed (propertySeed.ts).
  * When `FC_EXPLORE_SEEDS` is set (scripts/explore-properties.mjs), each property runs instead with that
- * many random seeds and `FC_RUNS_FACTOR` times its runs, and every failure is appended, with its seed
- * and counterexample, to `FC_EXPLORE_REPORT`; the test then fails with the first.
+ * many random seeds and `FC_RUNS_FACTOR` times its runs (fast-check as the tests import it is replaced
+ * by one whose `assert` does so), and every failure is appended, with its seed and counterexample, to
+ * `FC_EXPLORE_REPORT`; the test then fails with the first.
  */
-import { appendFileSync } from 'node:fs';
-
 import fc from 'fast-check';
 
 import { runSeed } from './propertySeed';
 
-const exploreSeeds = Number(process.env.FC_EXPLORE_SEEDS ?? 0);
-
-if (exploreSeeds > 0) {
-	const factor = Number(process.env.FC_RUNS_FACTOR ?? 1);
-	const report = process.env.FC_EXPLORE_REPORT;
-	const original = fc.assert;
-	const explore = ((property: Parameters<typeof fc.assert>[0], params: Parameters<typeof fc.assert>[1] = {}) => {
-		const failures: string[] = [];
-		for (let round = 0; round < exploreSeeds; round++) {
-			const seed = (Math.random() * 2 ** 32) | 0;
+if (Number(process.env.FC_EXPLORE_SEEDS ?? 0) > 0) {
+	jest.mock('fast-check', () => {
+		const actual = jest.requireActual<typeof import('fast-check') & { default: typeof import('fast-check') }>('fast-check');
+		const { appendFileSync } = jest.requireActual<typeof import('node:fs')>('node:fs');
+		const seeds = Number(process.env.FC_EXPLORE_SEEDS);
+		const factor = Number(process.env.FC_RUNS_FACTOR ?? 1);
+		const report = process.env.FC_EXPLORE_REPORT;
+		const explore = (property: never, params: { numRuns?: number } = {}): void | Promise<void> => {
 			const numRuns = Math.max(1, Math.round((params.numRuns ?? 100) * factor));
-			try {
-				original(property as never, { ...params, seed, numRuns } as never);
-			} catch (error) {
-				const test = expect.getState().currentTestName ?? '?';
-				const line = `${JSON.stringify({ test, seed, numRuns, error: String((error as Error).message).slice(0, 4000) })}\n`;
-				if (report) appendFileSync(report, line);
+			const failures: string[] = [];
+			const failed = (seed: number, error: unknown): void => {
+				const line = JSON.stringify({ test: expect.getState().currentTestName ?? '?', seed, numRuns, error: String((error as Error).message).slice(0, 4000) });
+				if (report) appendFileSync(report, `${line}\n`);
 				failures.push(`seed ${seed}: ${(error as Error).message}`);
+			};
+			const verdict = (): void => {
+				if (failures.length > 0) throw new Error(`${failures.length} of ${seeds} seeds failed; the first:\n${failures[0]}`);
+			};
+			const seedsToTry = Array.from({ length: seeds }, () => (Math.random() * 2 ** 32) | 0);
+			let first: unknown;
+			try {
+				first = actual.default.assert(property, { ...params, seed: seedsToTry[0], numRuns } as never) as unknown;
+			} catch (error) {
+				failed(seedsToTry[0], error);
 			}
-		}
-		if (failures.length > 0) throw new Error(`${failures.length} of ${exploreSeeds} seeds failed; the first:\n${failures[0]}`);
-	}) as typeof fc.assert;
-	fc.assert = explore;
+			if (first instanceof Promise) {
+				return (async () => {
+					for (const [index, seed] of seedsToTry.entries()) {
+						try {
+							await (index === 0 ? first : actual.default.assert(property, { ...params, seed, numRuns } as never));
+						} catch (error) {
+							failed(seed, error);
+						}
+					}
+					verdict();
+				})();
+			}
+			for (const seed of seedsToTry.slice(1)) {
+				try {
+					actual.default.assert(property, { ...params, seed, numRuns } as never);
+				} catch (error) {
+					failed(seed, error);
+				}
+			}
+			verdict();
+		};
+		const patched = { ...actual.default, assert: explore };
+		return { ...actual, __esModule: true, default: patched, assert: explore };
+	});
 } else {
 	fc.configureGlobal({ seed: runSeed() });
 }

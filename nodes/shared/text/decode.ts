@@ -42,10 +42,13 @@ export function isTrigger(code: number): boolean {
 export function mayContinue(text: string, trigger: number, position: number, depth: number): boolean {
 	const after = text.charCodeAt(position);
 	if (after < 0x80 ? ASCII_GAP[after] === 1 : isGap(after)) return true;
-	if (isTrigger(after)) return depth > 1 && mayContinue(text, after, position + 1, depth - 1);
-	if (trigger === PERCENT) return hexValue(after) >= 0;
-	if (trigger === BACKSLASH) return after < 0x80 && (SIMPLE[after] >= 0 || after === 0x75 || after === 0x78);
-	return after === HASH || ((after | 0x20) >= 0x61 && (after | 0x20) <= 0x7a);
+	const direct =
+		trigger === PERCENT
+			? hexValue(after) >= 0
+			: trigger === BACKSLASH
+				? after < 0x80 && (SIMPLE[after] >= 0 || after === 0x75 || after === 0x78)
+				: after === HASH || ((after | 0x20) >= 0x61 && (after | 0x20) <= 0x7a);
+	return direct || (isTrigger(after) && depth > 1 && mayContinue(text, after, position + 1, depth - 1));
 }
 
 /** Whitespace (what `\s` matches), `+` (a space in form encoding), or a control of controls.ts: no unit. */
@@ -96,8 +99,10 @@ const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1
 export class Reader {
 	code = 0;
 	steps = 0;
-	/** Whether the last piece `read` was an escape. */
+	/** Whether the last piece `read` was an escape; if so, where its trigger (a piece one layer down) ends, and what it is. */
 	escaped = false;
+	triggerEnd = 0;
+	trigger = 0;
 	/** Bit d set: a layer d escape was taken (a reading at depth d - 1 differs). */
 	layers = 0;
 
@@ -108,6 +113,8 @@ export class Reader {
 	private readonly memoAt = new Int32Array(64 * (DEPTH + 1)).fill(-1);
 	private readonly memoEnd = new Int32Array(64 * (DEPTH + 1));
 	private readonly memoCode = new Int32Array(64 * (DEPTH + 1));
+	private readonly memoTriggerEnd = new Int32Array(64 * (DEPTH + 1));
+	private readonly memoTrigger = new Int32Array(64 * (DEPTH + 1));
 
 	constructor(private readonly text: string) {}
 
@@ -118,7 +125,18 @@ export class Reader {
 
 	/** The piece at `position` read at `depth`; `escaped` says whether it was an escape. */
 	read(position: number, depth: number): number {
-		const end = this.piece(position, depth);
+		let end = this.piece(position, depth);
+		const high = this.code;
+		if (high >= 0xd800 && high <= 0xdbff && end < this.text.length) {
+			// Halves of a pair escaped apart, or one decoded a layer early (`\u%64%38%33%64\udd11`): one character.
+			const { trigger, triggerEnd } = this;
+			const lowEnd = this.piece(end, depth);
+			if (this.code >= 0xdc00 && this.code <= 0xdfff) {
+				this.code = ((high - 0xd800) << 10) + (this.code - 0xdc00) + 0x10000;
+				end = lowEnd;
+			} else this.code = high;
+			[this.trigger, this.triggerEnd] = [trigger, triggerEnd];
+		}
 		this.escaped = end > position + 1 && !(end === position + 2 && this.code > 0xffff && this.code < BYTE);
 		return end;
 	}
@@ -130,20 +148,30 @@ export class Reader {
 		const slot = depth * 64 + (position & 63);
 		if (this.memoAt[slot] === position) {
 			this.code = this.memoCode[slot];
+			this.triggerEnd = this.memoTriggerEnd[slot];
+			this.trigger = this.memoTrigger[slot];
 			return this.memoEnd[slot];
 		}
 		let end = this.piece(position, depth - 1);
+		// The trigger of the piece one layer down, when that is an escape (else its own end).
+		let triggerEnd = end > position + 1 ? this.triggerEnd : end;
+		let triggerCode = end > position + 1 ? this.trigger : this.code;
 		const trigger = this.code;
 		if (isTrigger(trigger) && mayContinue(this.text, trigger, end, depth)) {
 			const escaped = this.escape(trigger, end, depth - 1);
 			if (escaped >= 0) {
 				this.layers |= 1 << depth;
+				[triggerEnd, triggerCode] = [end, trigger];
 				end = escaped;
 			} else this.code = trigger;
 		}
+		this.triggerEnd = triggerEnd;
+		this.trigger = triggerCode;
 		this.memoAt[slot] = position;
 		this.memoEnd[slot] = end;
 		this.memoCode[slot] = this.code;
+		this.memoTriggerEnd[slot] = triggerEnd;
+		this.memoTrigger[slot] = triggerCode;
 		return end;
 	}
 

@@ -229,7 +229,7 @@ class Cursor {
 	private row = 0;
 	private lastUnit = -2;
 	/** Where a run beginning at each of the last 256 units begins in the text (runs reach back at most RUN_CAP). */
-	private readonly begins = new Int32Array(256);
+	readonly begins = new Int32Array(256);
 	private readonly piece = new Uint8Array(4);
 
 	constructor(
@@ -240,18 +240,48 @@ class Cursor {
 		private readonly matcher: Matcher,
 	) {}
 
-	/** Starts again at `position`, at the automaton's root (its spans kept). */
-	restart(position: number): void {
+	/**
+	 * Takes up where `main` was before the escape it just read at `position`, reading its `%`, `\` or
+	 * `&` as that character: with main's run when the character continues it (a key holding `%`), at
+	 * the root otherwise (its spans kept).
+	 */
+	fork(main: Cursor, position: number, trigger: number, triggerEnd: number): void {
 		this.position = position;
-		this.units = 0;
-		this.run = 0;
-		this.row = 0;
 		this.lastUnit = -2;
+		if (main.triggerGoesOn(trigger)) {
+			({ row: this.row, run: this.run, units: this.units } = main.before);
+			// The history its run may reach back into.
+			for (let back = 1; back <= this.run && back < 256; back++) this.begins[(this.units - back) & 255] = main.begins[(this.units - back) & 255];
+		} else {
+			this.row = 0;
+			this.run = 0;
+		}
+		this.add(trigger, position, triggerEnd);
+		this.position = triggerEnd;
 	}
+
+	/** Whether its last piece, an escape, is worth reading the other way: its units broke the run, or its trigger as itself goes on with it. */
+	forkWorthIt(trigger: number): boolean {
+		const broke = this.units > this.before.units && this.run !== this.before.run + 1;
+		return broke || this.triggerGoesOn(trigger);
+	}
+
+	/** Whether the trigger of its last piece, read as itself, goes on with the run before it. */
+	private triggerGoesOn(trigger: number): boolean {
+		const { classOf, lengths } = this.matcher.automaton;
+		const moved = lengths[this.before.row + classOf[trigger]];
+		return moved === GOES_ON || moved > 1;
+	}
+
+	/** Where this cursor was before its last piece (what fork() takes up from). */
+	private readonly before = { row: 0, run: 0, units: 0 };
 
 	/** Reads one piece (a gap, a plain ASCII character or, by the reader, anything else); returns whether it was an escape. */
 	step(): boolean {
 		const position = this.position;
+		this.before.row = this.row;
+		this.before.run = this.run;
+		this.before.units = this.units;
 		const code = this.text.charCodeAt(position);
 		let unit = code < 0x80 ? this.reading[code] : PIECE;
 		// A `%`, `\` or `&` that what follows cannot make an escape of is itself.
@@ -308,42 +338,57 @@ class Cursor {
 	}
 }
 
+/** How many other cursors may read at once (see walk). */
+const OTHERS = 3;
+
 /**
  * The spans of one reading at `depth`, read both ways where it takes an escape: the MAIN cursor takes
- * it; a second cursor, the OTHER, reads on from just after its `%`, `\` or `&` as if that were no
- * escape but the text's own character before the key (`%AAAA...` where the key is `AAAA...`). The
- * other reaches the main one at a piece's boundary; from there both read the same pieces, and the
- * other is dropped once its run no longer reaches back before that point (the main one's run then
- * holds it). One other at a time: the work is at most twice the text's.
+ * it; an OTHER cursor reads on from its `%`, `\` or `&` as if that were no escape but the character
+ * itself (`%AAAA...` where the key is `AAAA...`, or holds `%AA` of its own, decoded by a layer that is
+ * not the key's). An other reaches the main one at a piece's boundary; from there both read the same
+ * pieces, and the other is dropped once its run no longer reaches back before that point (the main
+ * one's run then holds it). Each cursor's escapes are read both ways so, while one of OTHERS is free:
+ * the work is at most that many times the text's.
  */
 function walk(text: string, reader: Reader, depth: number, matcher: Matcher, meter: StepMeter): Spans {
 	const reading = depth === 0 ? LITERAL : DECODED;
 	const main = new Cursor(text, reader, reading, depth, matcher);
-	const other = new Cursor(text, reader, reading, depth, matcher);
-	let otherAlive = false;
-	/** The other's units when it reached the main cursor (-1: not yet). */
-	let metAt = -1;
+	const others = Array.from({ length: depth > 0 ? OTHERS : 0 }, () => ({ cursor: new Cursor(text, reader, reading, depth, matcher), alive: false, metAt: -1 }));
+	let alive = 0;
 	let steps = 0;
+	/** After `cursor` read an escape that began at `from`: an other takes up the other way, if one is free. */
+	const forkFrom = (cursor: Cursor, from: number): void => {
+		if (!cursor.forkWorthIt(reader.trigger)) return;
+		const free = others.find((other) => !other.alive);
+		if (free === undefined) return;
+		free.cursor.fork(cursor, from, reader.trigger, reader.triggerEnd);
+		free.alive = true;
+		free.metAt = -1;
+		alive++;
+	};
 	while (main.position < text.length) {
 		const from = main.position;
-		const escaped = main.step();
+		if (main.step() && others.length > 0) forkFrom(main, from);
 		steps++;
-		if (escaped && !otherAlive && depth > 0) {
-			other.restart(from + 1);
-			otherAlive = true;
-			metAt = -1;
-		}
-		while (otherAlive && other.position < main.position) {
-			other.step();
-			steps++;
-		}
-		if (otherAlive && other.position === main.position) {
-			if (metAt < 0) metAt = other.units;
-			if (other.run <= other.units - metAt) otherAlive = false;
+		for (let index = 0; alive > 0 && index < others.length; index++) {
+			const other = others[index];
+			if (!other.alive) continue;
+			while (other.cursor.position < main.position) {
+				const at = other.cursor.position;
+				if (other.cursor.step()) forkFrom(other.cursor, at);
+				steps++;
+			}
+			if (other.cursor.position === main.position) {
+				if (other.metAt < 0) other.metAt = other.cursor.units;
+				if (other.cursor.run <= other.cursor.units - other.metAt) {
+					other.alive = false;
+					alive--;
+				}
+			}
 		}
 	}
-	meter.steps += steps + main.units + other.units;
-	return otherAlive || other.spans.starts.length > 0 ? union(main.spans, other.spans) : main.spans;
+	meter.steps += steps + main.units;
+	return others.reduce((spans, other) => (other.cursor.spans.starts.length > 0 ? union(spans, other.cursor.spans) : spans), main.spans);
 }
 
 /** The spans of both, those that overlap or touch made one. */
