@@ -94,6 +94,10 @@ const CASES = [
 	['\\u storm, key holding % and \\', ESCAPED, (length) => fill('\\u', length)],
 	['mixed escapes and gaps', ESCAPED, (length) => fill('%\\u%4\\ %', length)],
 	['non-ASCII text', ESCAPED, (length) => fill('漢字かな🔑é', length)],
+	['escapes of escapes (%25, &#37;, \\u0025: read at depth 2)', ESCAPED, (length) => fill('%25%25&#37;41\\u0025', length)],
+	['percent storm, escaped once (%25%25...)', ESCAPED, (length) => fill('%25', length)],
+	['HTML references and \\x escapes', ESCAPED, (length) => fill('&#65;&amp;&#x41;\\x41&lt', length)],
+	['the key escaped twice, back to back', ESCAPED, (length) => fill(encodeURIComponent(encodeURIComponent(ESCAPED)), length)],
 	['random printable ASCII', SPACED, (length) => Array.from({ length }, (_, index) => String.fromCharCode(32 + ((index * 7919) % 95))).join('')],
 ];
 

@@ -93,7 +93,8 @@ const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1
 
 /**
  * Reads pieces of one text. `piece(position, depth)` returns where the piece ends and leaves what it
- * stands for in `code` (a code point, or BYTE + a byte); `layers` which layers took an escape,
+ * stands for in `code` (a code point, or BYTE + a byte); `layers` which layers took an escape and
+ * `triggers` which decoded one to a trigger,
  * `steps` every character looked at (the redactor's meter).
  */
 export class Reader {
@@ -105,6 +106,8 @@ export class Reader {
 	trigger = 0;
 	/** Bit d set: a layer d escape was taken (a reading at depth d - 1 differs). */
 	layers = 0;
+	/** Bit d set: a layer d escape stood for a `%`, `\` or `&` (a reading at depth d + 1 may differ). */
+	triggers = 0;
 
 	/**
 	 * The last pieces read at a trigger, by depth and position (64 a depth): an escape's body reads the
@@ -145,6 +148,19 @@ export class Reader {
 	piece(position: number, depth: number): number {
 		const char = this.at(position);
 		if (depth === 0 || !isTrigger(char)) return this.character(position, char);
+		if (depth === 1) {
+			// The first layer, most escapes: the trigger is the character itself (no memo needed).
+			const escaped = this.escape(char, position + 1, 0);
+			this.triggerEnd = position + 1;
+			this.trigger = char;
+			if (escaped < 0) {
+				this.code = char;
+				return position + 1;
+			}
+			this.layers |= 2;
+			if (isTrigger(this.code)) this.triggers |= 2;
+			return escaped;
+		}
 		const slot = depth * 64 + (position & 63);
 		if (this.memoAt[slot] === position) {
 			this.code = this.memoCode[slot];
@@ -161,6 +177,7 @@ export class Reader {
 			const escaped = this.escape(trigger, end, depth - 1);
 			if (escaped >= 0) {
 				this.layers |= 1 << depth;
+				if (isTrigger(this.code)) this.triggers |= 1 << depth;
 				[triggerEnd, triggerCode] = [end, trigger];
 				end = escaped;
 			} else this.code = trigger;
@@ -190,7 +207,7 @@ export class Reader {
 	/** The next piece at `depth` from `position` that is not a gap (-1 at the end of the text). */
 	private next(position: number, depth: number): number {
 		const char = this.text.charCodeAt(position);
-		if (char < 0x80 && ASCII_GAP[char] === 0 && !isTrigger(char)) {
+		if (char < 0x80 && ASCII_GAP[char] === 0 && (depth === 0 || !isTrigger(char))) {
 			// A plain ASCII character, most often.
 			this.steps++;
 			this.code = char;

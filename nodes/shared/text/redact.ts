@@ -200,11 +200,13 @@ interface Spans {
 
 function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
 	const reader = new Reader(text);
-	let spans = walk(text, reader, DEPTH, matcher, meter);
-	// A depth reads differently from the next one only where that layer took an escape.
-	for (let depth = DEPTH - 1; depth >= 0; depth--) {
-		if ((reader.layers & (1 << (depth + 1))) !== 0) spans = union(spans, walk(text, reader, depth, matcher, meter));
+	let spans = walk(text, reader, 1, matcher, meter);
+	// A deeper reading differs only where a layer's escape stood for a `%`, `\` or `&`; the literal
+	// one only where the text holds an escape at all.
+	for (let depth = 2; depth <= DEPTH && (reader.triggers & (1 << (depth - 1))) !== 0; depth++) {
+		spans = union(spans, walk(text, reader, depth, matcher, meter));
 	}
+	if (reader.layers !== 0) spans = union(spans, walk(text, reader, 0, matcher, meter));
 	meter.steps += reader.steps;
 	let out = '';
 	let position = 0;
@@ -275,6 +277,22 @@ class Cursor {
 
 	/** Where this cursor was before its last piece (what fork() takes up from). */
 	private readonly before = { row: 0, run: 0, units: 0 };
+	/** The units its last step added, as (unit, begin, stop): what a cursor that has reached it replays. */
+	private readonly added = new Int32Array(12);
+	private addedCount = 0;
+	/** Whether its steps record what they add (only while an other may replay them: an other that has reached it replays its next steps). */
+	recording = false;
+
+	/** Adds the units `main`'s last step added, where this cursor has reached it: the same pieces, not read again. */
+	replay(main: Cursor): void {
+		for (let index = 0; index < main.addedCount; index += 3) this.add(main.added[index], main.added[index + 1], main.added[index + 2]);
+		this.position = main.position;
+	}
+
+	/** Whether, at the same place, this cursor's run is held by `main`'s: the same state, no longer. */
+	heldBy(main: Cursor): boolean {
+		return this.row === main.row && this.run <= main.run;
+	}
 
 	/** Reads one piece (a gap, a plain ASCII character or, by the reader, anything else); returns whether it was an escape. */
 	step(): boolean {
@@ -282,6 +300,7 @@ class Cursor {
 		this.before.row = this.row;
 		this.before.run = this.run;
 		this.before.units = this.units;
+		this.addedCount = 0;
 		const code = this.text.charCodeAt(position);
 		let unit = code < 0x80 ? this.reading[code] : PIECE;
 		// A `%`, `\` or `&` that what follows cannot make an escape of is itself.
@@ -311,6 +330,11 @@ class Cursor {
 	/** One more unit, beginning at `begin` in the text, a run through it ending at `stop`. */
 	private add(unit: number, begin: number, stop: number): void {
 		const { classOf, next, lengths } = this.matcher.automaton;
+		if (this.recording && this.addedCount < 12) {
+			this.added[this.addedCount++] = unit;
+			this.added[this.addedCount++] = begin;
+			this.added[this.addedCount++] = stop;
+		}
 		this.begins[this.units & 255] = begin;
 		const cell = this.row + classOf[unit];
 		this.row = next[cell];
@@ -353,42 +377,46 @@ const OTHERS = 3;
 function walk(text: string, reader: Reader, depth: number, matcher: Matcher, meter: StepMeter): Spans {
 	const reading = depth === 0 ? LITERAL : DECODED;
 	const main = new Cursor(text, reader, reading, depth, matcher);
-	const others = Array.from({ length: depth > 0 ? OTHERS : 0 }, () => ({ cursor: new Cursor(text, reader, reading, depth, matcher), alive: false, metAt: -1 }));
+	const count = depth > 0 ? OTHERS : 0;
+	const others = Array.from({ length: count }, () => new Cursor(text, reader, reading, depth, matcher));
+	/** Per other: -2 not reading; -1 reading, not yet at main's place; else its units when it got there. */
+	const metAt = new Int32Array(count).fill(-2);
 	let alive = 0;
 	let steps = 0;
 	/** After `cursor` read an escape that began at `from`: an other takes up the other way, if one is free. */
 	const forkFrom = (cursor: Cursor, from: number): void => {
-		if (!cursor.forkWorthIt(reader.trigger)) return;
-		const free = others.find((other) => !other.alive);
-		if (free === undefined) return;
-		free.cursor.fork(cursor, from, reader.trigger, reader.triggerEnd);
-		free.alive = true;
-		free.metAt = -1;
+		if (alive === count || !cursor.forkWorthIt(reader.trigger)) return;
+		let free = 0;
+		while (metAt[free] !== -2) free++;
+		others[free].fork(cursor, from, reader.trigger, reader.triggerEnd);
+		metAt[free] = -1;
 		alive++;
 	};
 	while (main.position < text.length) {
 		const from = main.position;
-		if (main.step() && others.length > 0) forkFrom(main, from);
+		main.recording = alive > 0;
+		if (main.step() && count > 0) forkFrom(main, from);
 		steps++;
-		for (let index = 0; alive > 0 && index < others.length; index++) {
+		for (let index = 0; alive > 0 && index < count; index++) {
+			if (metAt[index] === -2) continue;
 			const other = others[index];
-			if (!other.alive) continue;
-			while (other.cursor.position < main.position) {
-				const at = other.cursor.position;
-				if (other.cursor.step()) forkFrom(other.cursor, at);
+			if (metAt[index] >= 0) other.replay(main);
+			while (other.position < main.position) {
+				const at = other.position;
+				if (other.step()) forkFrom(other, at);
 				steps++;
 			}
-			if (other.cursor.position === main.position) {
-				if (other.metAt < 0) other.metAt = other.cursor.units;
-				if (other.cursor.run <= other.cursor.units - other.metAt) {
-					other.alive = false;
+			if (other.position === main.position) {
+				if (metAt[index] < 0) metAt[index] = other.units;
+				if (other.run <= other.units - metAt[index] || other.heldBy(main)) {
+					metAt[index] = -2;
 					alive--;
 				}
 			}
 		}
 	}
 	meter.steps += steps + main.units;
-	return others.reduce((spans, other) => (other.cursor.spans.starts.length > 0 ? union(spans, other.cursor.spans) : spans), main.spans);
+	return others.reduce((spans, other) => (other.spans.starts.length > 0 ? union(spans, other.spans) : spans), main.spans);
 }
 
 /** The spans of both, those that overlap or touch made one. */
