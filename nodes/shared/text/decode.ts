@@ -1,10 +1,10 @@
 /**
- * Reading a text the way the redactor sees it (redact.ts): as PIECES, each a character of the text or
- * an escape standing for one, at a chosen DEPTH of decoding. Depth 0 reads every character as itself.
- * Depth d reads the text decoded d times over, as layers: layer d sees the pieces of layer d - 1, and
- * where one of them is a `%`, `\` or `&` that, with the pieces after it, makes an escape, it reads the
- * escape as what it stands for. So `%2541` is `%41` at depth 1 and `A` at depth 2, and `&#37;41`,
- * `\u002541` and `%26%2365%3B` (`&#65;` percent-encoded) are `A` at depth 2.
+ * Reading a text the way the redactor sees it (redact.ts): as LAYERS of elements, each a character or
+ * an escape standing for one, with where it came from. Layer 0 is the text's characters (a surrogate
+ * pair one element). Layer d is layer d - 1 decoded once: where an element is a `%`, `\` or `&` that,
+ * with the elements after it, makes an escape, the escape is one element standing for what it means.
+ * So `%2541` is `%41` in layer 1 and `A` in layer 2, and `&#37;41`, `\u002541` and `%26%2365%3B`
+ * (`&#65;` percent-encoded) are `A` in layer 2.
  *
  * The escapes (issue 28):
  * - percent: `%XX` (hex, any case) is that byte; a UTF-8 sequence of them, one character;
@@ -15,9 +15,10 @@
  * Gaps (whitespace, `+`, and the controls of controls.ts) may lie anywhere inside an escape: a line
  * wrapped inside one is read past.
  *
- * Each layer reads greedily, left to right, as a decoder would. Reading is linear: a piece looks at the
- * characters of its escape a bounded number of times per layer, and an escape that fails is read again,
- * one layer down, as the pieces it was made of.
+ * Each layer reads greedily, left to right, as a decoder would; a surrogate pair escaped as two halves,
+ * or its halves decoded in different layers, is one character. Each layer is built in one pass over the
+ * one below (an escape that fails is read again as the elements it was made of: a bounded number of
+ * looks at each), and a Decoder reads it anew from any element for the redactor's other readings.
  */
 import { isControl } from './controls';
 
@@ -32,23 +33,6 @@ const [PERCENT, AMPERSAND, BACKSLASH, SEMICOLON, HASH] = [0x25, 0x26, 0x5c, 0x3b
 /** Whether a code point is a trigger: a character that may begin an escape. */
 export function isTrigger(code: number): boolean {
 	return code === PERCENT || code === BACKSLASH || code === AMPERSAND;
-}
-
-/**
- * Whether what follows a trigger at `position` may continue an escape of `depth` layers: a gap always
- * may; else a hex digit after `%`, a letter after `\`, `#` or a letter after `&`; or, with a layer
- * below, a trigger that may itself begin such a character (`%%34%31` is `%41` at depth 1).
- */
-export function mayContinue(text: string, trigger: number, position: number, depth: number): boolean {
-	const after = text.charCodeAt(position);
-	if (after < 0x80 ? ASCII_GAP[after] === 1 : isGap(after)) return true;
-	const direct =
-		trigger === PERCENT
-			? hexValue(after) >= 0
-			: trigger === BACKSLASH
-				? after < 0x80 && (SIMPLE[after] >= 0 || after === 0x75 || after === 0x78)
-				: after === HASH || ((after | 0x20) >= 0x61 && (after | 0x20) <= 0x7a);
-	return direct || (isTrigger(after) && depth > 1 && mayContinue(text, after, position + 1, depth - 1));
 }
 
 /** Whitespace (what `\s` matches), `+` (a space in form encoding), or a control of controls.ts: no unit. */
@@ -91,253 +75,236 @@ const [MAX_DECIMAL, MAX_HEX] = [10, 8];
 /** By the length of a UTF-8 sequence: the smallest code point it may hold, the payload bits of its first byte. */
 const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1f, 0x0f, 0x07]];
 
+/** One layer of a text: what each element stands for, and where each begins in the layer below. */
+export interface Layer {
+	/** A code point, or BYTE + a byte. */
+	codes: Int32Array;
+	/** Where each element begins in the layer below (in the text, for layer 0); src[length]: where the last ends. */
+	src: Int32Array;
+	length: number;
+	below: Layer | undefined;
+	/** Whether an element is an escape; whether an escape stood for a `%`, `\` or `&` (the next layer may differ). */
+	escapes: boolean;
+	triggers: boolean;
+}
+
+/** Layer 0: the text's characters, a surrogate pair one element, a lone surrogate as it is. */
+export function textLayer(text: string): Layer {
+	const codes = new Int32Array(text.length);
+	const src = new Int32Array(text.length + 1);
+	let length = 0;
+	for (let index = 0; index < text.length; ) {
+		const code = text.charCodeAt(index);
+		src[length] = index;
+		if (code >= 0xd800 && code <= 0xdbff) {
+			const low = text.charCodeAt(index + 1);
+			if (low >= 0xdc00 && low <= 0xdfff) {
+				codes[length++] = ((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+				index += 2;
+				continue;
+			}
+		}
+		codes[length++] = code;
+		index++;
+	}
+	src[length] = text.length;
+	return { codes, src, length, below: undefined, escapes: false, triggers: false };
+}
+
+/** The layer above `below`: it decoded once, greedily. */
+export function decodeLayer(below: Layer): Layer {
+	const { codes: from, length: count } = below;
+	const codes = new Int32Array(count);
+	const src = new Int32Array(count + 1);
+	const decoder = new Decoder(below);
+	let length = 0;
+	let escapes = false;
+	let triggers = false;
+	for (let index = 0; index < count; ) {
+		const code = from[index];
+		src[length] = index;
+		if (!isTrigger(code) && !(code >= 0xd800 && code <= 0xdbff)) {
+			codes[length++] = code;
+			index++;
+			continue;
+		}
+		const end = decoder.step(index);
+		codes[length++] = decoder.code;
+		if (end > index + 1) {
+			escapes = true;
+			if (isTrigger(decoder.code)) triggers = true;
+		}
+		index = end;
+	}
+	src[length] = count;
+	return { codes, src, length, below, escapes, triggers };
+}
+
+/** Where element `index` of a layer (or its end, at `length`) is in the text. */
+export function positionOf(layer: Layer, index: number): number {
+	let position = index;
+	for (let at: Layer | undefined = layer; at !== undefined; at = at.below) position = at.src[position];
+	return position;
+}
+
 /**
- * Reads pieces of one text. `piece(position, depth)` returns where the piece ends and leaves what it
- * stands for in `code` (a code point, or BYTE + a byte); `layers` which layers took an escape and
- * `triggers` which decoded one to a trigger,
- * `steps` every character looked at (the redactor's meter).
+ * Decodes one element of the layer above `below`, from any element of it: `step(index)` returns where
+ * it ends (in `below`) and leaves what it stands for in `code`. `steps` counts the elements looked at.
  */
-export class Reader {
+export class Decoder {
 	code = 0;
 	steps = 0;
-	/** Whether the last piece `read` was an escape; if so, where its trigger (a piece one layer down) ends, and what it is. */
-	escaped = false;
-	triggerEnd = 0;
-	trigger = 0;
-	/** Bit d set: a layer d escape was taken (a reading at depth d - 1 differs). */
-	layers = 0;
-	/** Bit d set: a layer d escape stood for a `%`, `\` or `&` (a reading at depth d + 1 may differ). */
-	triggers = 0;
+	private readonly codes: Int32Array;
+	private readonly length: number;
+	/** The value of the escape just read. */
+	private value = 0;
 
-	/**
-	 * The last pieces read at a trigger, by depth and position (64 a depth): an escape's body reads the
-	 * pieces after it, which the walk then reads again; with these, each is worked out once.
-	 */
-	private readonly memoAt = new Int32Array(64 * (DEPTH + 1)).fill(-1);
-	private readonly memoEnd = new Int32Array(64 * (DEPTH + 1));
-	private readonly memoCode = new Int32Array(64 * (DEPTH + 1));
-	private readonly memoTriggerEnd = new Int32Array(64 * (DEPTH + 1));
-	private readonly memoTrigger = new Int32Array(64 * (DEPTH + 1));
-
-	constructor(private readonly text: string) {}
-
-	private at(position: number): number {
-		this.steps++;
-		return position < this.text.length ? this.text.charCodeAt(position) : -1;
+	constructor(below: Layer) {
+		this.codes = below.codes;
+		this.length = below.length;
 	}
 
-	/** The piece at `position` read at `depth`; `escaped` says whether it was an escape. */
-	read(position: number, depth: number): number {
-		let end = this.piece(position, depth);
+	step(index: number): number {
+		let end = this.one(index);
 		const high = this.code;
-		if (high >= 0xd800 && high <= 0xdbff && end < this.text.length) {
-			// Halves of a pair escaped apart, or one decoded a layer early (`\u%64%38%33%64\udd11`): one character.
-			const { trigger, triggerEnd } = this;
-			const lowEnd = this.piece(end, depth);
+		if (high >= 0xd800 && high <= 0xdbff && end < this.length) {
+			// Halves of a pair escaped apart, or one decoded a layer early: one character.
+			const lowEnd = this.one(end);
 			if (this.code >= 0xdc00 && this.code <= 0xdfff) {
 				this.code = ((high - 0xd800) << 10) + (this.code - 0xdc00) + 0x10000;
 				end = lowEnd;
 			} else this.code = high;
-			[this.trigger, this.triggerEnd] = [trigger, triggerEnd];
 		}
-		this.escaped = end > position + 1 && !(end === position + 2 && this.code > 0xffff && this.code < BYTE);
 		return end;
 	}
 
-	/** The piece at `position` of the text decoded `depth` times: its end; `code` what it stands for. */
-	piece(position: number, depth: number): number {
-		const char = this.at(position);
-		if (depth === 0 || !isTrigger(char)) return this.character(position, char);
-		if (depth === 1) {
-			// The first layer, most escapes: the trigger is the character itself (no memo needed).
-			const escaped = this.escape(char, position + 1, 0);
-			this.triggerEnd = position + 1;
-			this.trigger = char;
-			if (escaped < 0) {
-				this.code = char;
-				return position + 1;
-			}
-			this.layers |= 2;
-			if (isTrigger(this.code)) this.triggers |= 2;
-			return escaped;
+	/** One element: an escape, or the element below as it is. */
+	private one(index: number): number {
+		const code = this.codes[index];
+		this.steps++;
+		const end = code === PERCENT ? this.bytes(index + 1, PERCENT) : code === BACKSLASH ? this.backslash(index + 1) : code === AMPERSAND ? this.reference(index + 1) : -1;
+		if (end < 0) {
+			this.code = code;
+			return index + 1;
 		}
-		const slot = depth * 64 + (position & 63);
-		if (this.memoAt[slot] === position) {
-			this.code = this.memoCode[slot];
-			this.triggerEnd = this.memoTriggerEnd[slot];
-			this.trigger = this.memoTrigger[slot];
-			return this.memoEnd[slot];
-		}
-		let end = this.piece(position, depth - 1);
-		// The trigger of the piece one layer down, when that is an escape (else its own end).
-		let triggerEnd = end > position + 1 ? this.triggerEnd : end;
-		let triggerCode = end > position + 1 ? this.trigger : this.code;
-		const trigger = this.code;
-		if (isTrigger(trigger) && mayContinue(this.text, trigger, end, depth)) {
-			const escaped = this.escape(trigger, end, depth - 1);
-			if (escaped >= 0) {
-				this.layers |= 1 << depth;
-				if (isTrigger(this.code)) this.triggers |= 1 << depth;
-				[triggerEnd, triggerCode] = [end, trigger];
-				end = escaped;
-			} else this.code = trigger;
-		}
-		this.triggerEnd = triggerEnd;
-		this.trigger = triggerCode;
-		this.memoAt[slot] = position;
-		this.memoEnd[slot] = end;
-		this.memoCode[slot] = this.code;
-		this.memoTriggerEnd[slot] = triggerEnd;
-		this.memoTrigger[slot] = triggerCode;
+		this.code = this.value;
 		return end;
 	}
 
-	private character(position: number, char: number): number {
-		if (char >= 0xd800 && char <= 0xdbff) {
-			const low = this.at(position + 1);
-			if (low >= 0xdc00 && low <= 0xdfff) {
-				this.code = ((char - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
-				return position + 2;
-			}
-		}
-		this.code = char;
-		return position + 1;
-	}
-
-	/** The next piece at `depth` from `position` that is not a gap (-1 at the end of the text). */
-	private next(position: number, depth: number): number {
-		const char = this.text.charCodeAt(position);
-		if (char < 0x80 && ASCII_GAP[char] === 0 && (depth === 0 || !isTrigger(char))) {
-			// A plain ASCII character, most often.
+	/** The next element from `index` that is not a gap; -1 at the end. */
+	private next(index: number): number {
+		while (index < this.length) {
+			const code = this.codes[index];
+			if (code < 0x80 ? ASCII_GAP[code] === 0 : !isGap(code)) return index;
 			this.steps++;
-			this.code = char;
-			return position + 1;
+			index++;
 		}
-		while (position < this.text.length) {
-			const end = this.piece(position, depth);
-			if (!isGap(this.code)) return end;
-			position = end;
-		}
-		this.code = -1;
 		return -1;
 	}
 
-	/** `count` hex digits as pieces at `depth` from `position`: their value (in `code`) and end; -1 if not. */
-	private hex(position: number, depth: number, count: number): number {
+	/** `count` hex digits from `index`: their value (in `value`) and end; -1 if they are not there. */
+	private hex(index: number, count: number): number {
 		let value = 0;
-		for (let index = 0; index < count; index++) {
-			position = this.next(position, depth);
-			const digit = position < 0 ? -1 : hexValue(this.code);
-			if (digit < 0) return -1;
-			value = value * 16 + digit;
+		for (let digit = 0; digit < count; digit++) {
+			index = this.next(index);
+			const digitValue = index < 0 ? -1 : hexValue(this.codes[index]);
+			if (digitValue < 0) return -1;
+			value = value * 16 + digitValue;
+			index++;
+			this.steps++;
 		}
-		this.code = value;
-		return position;
-	}
-
-	/** The escape a trigger begins, its body read as pieces at `depth` from `position`; -1 if none. */
-	private escape(trigger: number, position: number, depth: number): number {
-		if (trigger === PERCENT) return this.bytes(position, depth, PERCENT);
-		if (trigger === AMPERSAND) return this.reference(position, depth);
-		const after = this.next(position, depth);
-		if (after < 0) return -1;
-		const letter = this.code;
-		if (letter < 0x80 && SIMPLE[letter] >= 0) {
-			this.code = SIMPLE[letter];
-			return after;
-		}
-		if (letter === 0x78) return this.bytes(after, depth, BACKSLASH);
-		return letter === 0x75 ? this.unicode(after, depth) : -1;
+		this.value = value;
+		return index;
 	}
 
 	/**
 	 * `XX` after a `%` (or `\x`): a byte; with the escapes after it, when they make one, a UTF-8
 	 * character; a byte that begins none stands for itself (BYTE + it).
 	 */
-	private bytes(position: number, depth: number, trigger: number): number {
-		const first = this.hex(position, depth, 2);
+	private bytes(index: number, trigger: number): number {
+		const first = this.hex(index, 2);
 		if (first < 0) return -1;
-		const lead = this.code;
+		const lead = this.value;
 		if (lead < 0x80) return first;
 		const size = lead >= 0xf5 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 1;
 		let code = lead & PAYLOAD_BITS[size];
 		let end = first;
-		for (let index = 1; index < size && code >= 0; index++) {
-			const body = this.continuation(end, depth, trigger);
-			const byteEnd = body >= 0 ? this.hex(body, depth, 2) : -1;
-			const byte = byteEnd >= 0 ? this.code : -1;
-			code = byte >= 0 && (byte & 0xc0) === 0x80 ? (code << 6) | (byte & 0x3f) : -1;
-			end = byteEnd;
+		for (let byteIndex = 1; byteIndex < size && code >= 0; byteIndex++) {
+			let at = this.next(end);
+			if (at >= 0 && this.codes[at] === trigger && trigger === BACKSLASH) {
+				at = this.next(at + 1);
+				if (at >= 0 && this.codes[at] !== 0x78) at = -1;
+			} else if (at >= 0 && this.codes[at] !== trigger) at = -1;
+			end = at < 0 ? -1 : this.hex(at + 1, 2);
+			code = end >= 0 && (this.value & 0xc0) === 0x80 ? (code << 6) | (this.value & 0x3f) : -1;
 		}
-		if (size > 1 && code >= SMALLEST[size] && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)) {
-			this.code = code;
-			return end;
-		}
-		this.code = BYTE + lead;
-		return first;
+		this.value = size > 1 && code >= SMALLEST[size] && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? code : BYTE + lead;
+		return this.value === BYTE + lead ? first : end;
 	}
 
-	/** Where the hex digits of the next `%XX` (or `\xXX`) from `position` begin; -1 if it is not there. */
-	private continuation(position: number, depth: number, trigger: number): number {
-		const at = this.next(position, depth);
-		if (at < 0 || this.code !== trigger) return -1;
-		if (trigger === PERCENT) return at;
-		const x = this.next(at, depth);
-		return x >= 0 && this.code === 0x78 ? x : -1;
-	}
-
-	/** `XXXX` after `\u`: a UTF-16 unit; a high surrogate followed by `\uXXXX` of a low one, one character. */
-	private unicode(position: number, depth: number): number {
-		const end = this.hex(position, depth, 4);
+	/** A JSON or C escape after `\`; `\uXXXX\uXXXX` of a surrogate pair is one character. */
+	private backslash(index: number): number {
+		const at = this.next(index);
+		if (at < 0) return -1;
+		const letter = this.codes[at];
+		if (letter < 0x80 && SIMPLE[letter] >= 0) {
+			this.value = SIMPLE[letter];
+			return at + 1;
+		}
+		if (letter === 0x78) return this.bytes(at + 1, BACKSLASH);
+		if (letter !== 0x75) return -1;
+		const end = this.hex(at + 1, 4);
 		if (end < 0) return -1;
-		const high = this.code;
+		const high = this.value;
 		if (high >= 0xd800 && high <= 0xdbff) {
-			const slash = this.next(end, depth);
-			const u = slash >= 0 && this.code === BACKSLASH ? this.next(slash, depth) : -1;
-			const lowEnd = u >= 0 && this.code === 0x75 ? this.hex(u, depth, 4) : -1;
-			if (lowEnd >= 0 && this.code >= 0xdc00 && this.code <= 0xdfff) {
-				this.code = ((high - 0xd800) << 10) + (this.code - 0xdc00) + 0x10000;
+			const slash = this.next(end);
+			const u = slash >= 0 && this.codes[slash] === BACKSLASH ? this.next(slash + 1) : -1;
+			const lowEnd = u >= 0 && this.codes[u] === 0x75 ? this.hex(u + 1, 4) : -1;
+			if (lowEnd >= 0 && this.value >= 0xdc00 && this.value <= 0xdfff) {
+				this.value = ((high - 0xd800) << 10) + (this.value - 0xdc00) + 0x10000;
 				return lowEnd;
 			}
 		}
-		this.code = high;
+		this.value = high;
 		return end;
 	}
 
 	/** An HTML character reference after `&`: numeric (`#` digits, `#x` hex digits) or named, then `;`. */
-	private reference(position: number, depth: number): number {
-		let at = this.next(position, depth);
+	private reference(index: number): number {
+		let at = this.next(index);
 		if (at < 0) return -1;
-		if (this.code === HASH) {
-			at = this.next(at, depth);
-			const hex = at >= 0 && (this.code | 0x20) === 0x78;
-			if (hex) at = this.next(at, depth);
+		if (this.codes[at] === HASH) {
+			at = this.next(at + 1);
+			const hex = at >= 0 && (this.codes[at] | 0x20) === 0x78;
+			if (hex) at = this.next(at + 1);
 			let value = 0;
 			for (let digits = 0; ; digits++) {
 				if (at < 0) return -1;
-				const char: number = this.code;
+				const char = this.codes[at];
 				const digit = hex ? hexValue(char) : char >= 0x30 && char <= 0x39 ? char - 0x30 : -1;
 				if (digit < 0) {
 					if (digits === 0 || char !== SEMICOLON || value > 0x10ffff) return -1;
-					this.code = value;
-					return at;
+					this.value = value;
+					return at + 1;
 				}
 				if (digits >= (hex ? MAX_HEX : MAX_DECIMAL)) return -1;
 				value = value * (hex ? 16 : 10) + digit;
-				at = this.next(at, depth);
+				this.steps++;
+				at = this.next(at + 1);
 			}
 		}
 		let name = '';
-		for (; ; at = this.next(at, depth)) {
+		for (; ; at = this.next(at + 1)) {
 			if (at < 0) return -1;
-			const letter = this.code;
+			const letter = this.codes[at];
 			if (letter === SEMICOLON) break;
 			if (name.length >= LONGEST_NAME || !((letter | 0x20) >= 0x61 && (letter | 0x20) <= 0x7a)) return -1;
 			name += String.fromCharCode(letter);
+			this.steps++;
 		}
 		const code = NAMED.get(name);
 		if (code === undefined) return -1;
-		this.code = code;
-		return at;
+		this.value = code;
+		return at + 1;
 	}
 }

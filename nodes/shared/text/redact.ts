@@ -39,7 +39,8 @@
  */
 import type { Automaton, StepMeter } from './automaton';
 import { buildAutomaton, GOES_ON, RUN_CAP } from './automaton';
-import { BYTE, DEPTH, isGap, isTrigger, mayContinue, Reader } from './decode';
+import type { Layer } from './decode';
+import { BYTE, Decoder, decodeLayer, DEPTH, isGap, positionOf, textLayer } from './decode';
 
 export type { StepMeter } from './automaton';
 export type Redact = (text: string) => string;
@@ -91,15 +92,15 @@ function patternsOf(key: string, minRun: number, meter: StepMeter): number[][] {
 }
 
 function unitsOf(text: string, depth: number, meter: StepMeter): number[] {
-	const reader = new Reader(text);
+	let layer = textLayer(text);
+	for (let at = 0; at < depth; at++) layer = decodeLayer(layer);
 	const units: number[] = [];
 	const out = new Uint8Array(4);
-	for (let position = 0; position < text.length; ) {
-		position = reader.piece(position, depth);
-		const count = unitsOfCode(reader.code, out);
-		for (let index = 0; index < count; index++) units.push(out[index]);
+	for (let index = 0; index < layer.length; index++) {
+		const count = unitsOfCode(layer.codes[index], out);
+		for (let unit = 0; unit < count; unit++) units.push(out[unit]);
 	}
-	meter.steps += text.length + reader.steps + units.length;
+	meter.steps += (depth + 1) * text.length + units.length;
 	return units;
 }
 
@@ -181,14 +182,8 @@ function unitsOfCode(code: number, out: Uint8Array): number {
 	return packed >>> 24;
 }
 
-const GAP = -1;
-const PIECE = -2;
-
-/** A reading's table: the unit of each ASCII character, GAP, or PIECE where the reader must read it. */
-type Reading = Int16Array;
-
-const LITERAL: Reading = Int16Array.from({ length: 128 }, (_, code) => (isGap(code) ? GAP : fold(code)));
-const DECODED: Reading = LITERAL.map((unit, code) => (isTrigger(code) ? PIECE : unit));
+/** The unit of each ASCII character, or -1 for a gap: the walks' fast path. */
+const ASCII_UNIT = Int16Array.from({ length: 128 }, (_, code) => (isGap(code) ? -1 : fold(code)));
 
 // ---- the walk -----------------------------------------------------------------------------------
 
@@ -199,15 +194,19 @@ interface Spans {
 }
 
 function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
-	const reader = new Reader(text);
-	let spans = walk(text, reader, 1, matcher, meter);
-	// A deeper reading differs only where a layer's escape stood for a `%`, `\` or `&`; the literal
-	// one only where the text holds an escape at all.
-	for (let depth = 2; depth <= DEPTH && (reader.triggers & (1 << (depth - 1))) !== 0; depth++) {
-		spans = union(spans, walk(text, reader, depth, matcher, meter));
+	let spans = walkLiterally(text, matcher, meter);
+	// Only a text holding a `%`, `\` or `&` reads differently decoded; a deeper layer differs from the
+	// one below only where that one's escapes stood for a `%`, `\` or `&`.
+	if (/[%\\&]/.test(text)) {
+		let layer = decodeLayer(textLayer(text));
+		meter.steps += 2 * text.length;
+		for (let depth = 1; depth <= DEPTH && layer.escapes; depth++) {
+			spans = union(spans, walk(layer, matcher, meter));
+			if (!layer.triggers) break;
+			layer = decodeLayer(layer);
+			meter.steps += layer.below!.length;
+		}
 	}
-	if (reader.layers !== 0) spans = union(spans, walk(text, reader, 0, matcher, meter));
-	meter.steps += reader.steps;
 	let out = '';
 	let position = 0;
 	spans.starts.forEach((start, index) => {
@@ -218,113 +217,91 @@ function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
 }
 
 /**
- * One reading's walk through a text: where it is, its state in the automaton, the run of pattern
- * units ending there, and the spans of the runs of at least minRun units. Runs are found in the order
- * they end, and begin in order too (a run is at most one unit longer than the one before it), so each
- * either joins the last span or starts a new one.
+ * One reading's walk: its state in the automaton, the run of pattern units ending where it is, and
+ * the spans of the runs of at least minRun units. Runs are found in the order they end, and begin in
+ * order too (a run is at most one unit longer than the one before it), so each either joins the last
+ * span or starts a new one.
  */
 class Cursor {
-	position = 0;
+	/** Where it is in the layer it decodes anew (see walk). */
+	at = 0;
 	units = 0;
 	run = 0;
 	readonly spans: Spans = { starts: [], ends: [] };
 	private row = 0;
 	private lastUnit = -2;
 	/** Where a run beginning at each of the last 256 units begins in the text (runs reach back at most RUN_CAP). */
-	readonly begins = new Int32Array(256);
+	private readonly begins = new Int32Array(256);
 	private readonly piece = new Uint8Array(4);
+	/** Where it was before its last element (what fork() takes up from). */
+	private readonly before = { row: 0, run: 0, units: 0 };
+	/** The units its last element added, as (unit, begin, stop), when recording: what a cursor that has reached it replays. */
+	private readonly added = new Int32Array(12);
+	private addedCount = 0;
+	recording = false;
 
-	constructor(
-		private readonly text: string,
-		private readonly reader: Reader,
-		private readonly reading: Reading,
-		private readonly depth: number,
-		private readonly matcher: Matcher,
-	) {}
+	constructor(private readonly matcher: Matcher) {}
+
+	/** One more element, standing for `code`, over [begin, end) of the text. */
+	element(code: number, begin: number, end: number): void {
+		this.before.row = this.row;
+		this.before.run = this.run;
+		this.before.units = this.units;
+		this.addedCount = 0;
+		if (code < 0x80) {
+			const unit = ASCII_UNIT[code];
+			if (unit >= 0) this.add(unit, begin, end);
+			return;
+		}
+		const count = unitsOfCode(code, this.piece);
+		for (let index = 0; index < count; index++) {
+			// An element only partly in a run (a UTF-8 byte of a character, say) is kept: a run
+			// beginning inside it begins after it, one ending inside it ends before it.
+			this.add(this.piece[index], index === 0 ? begin : end, index === count - 1 ? end : begin);
+		}
+	}
 
 	/**
-	 * Takes up where `main` was before the escape it just read at `position`, reading its `%`, `\` or
-	 * `&` as that character: with main's run when the character continues it (a key holding `%`), at
-	 * the root otherwise (its spans kept).
+	 * Takes up where `from` was before the escape it just read, reading its `%`, `\` or `&` (over
+	 * [begin, end) of the text) as that character: with from's run when the character goes on with it
+	 * (a key holding `%`), at the root otherwise (its spans kept).
 	 */
-	fork(main: Cursor, position: number, trigger: number, triggerEnd: number): void {
-		this.position = position;
+	fork(from: Cursor, trigger: number, begin: number, end: number): void {
 		this.lastUnit = -2;
-		if (main.triggerGoesOn(trigger)) {
-			({ row: this.row, run: this.run, units: this.units } = main.before);
+		if (from.triggerGoesOn(trigger)) {
+			({ row: this.row, run: this.run, units: this.units } = from.before);
 			// The history its run may reach back into.
-			for (let back = 1; back <= this.run && back < 256; back++) this.begins[(this.units - back) & 255] = main.begins[(this.units - back) & 255];
+			for (let back = 1; back <= this.run && back < 256; back++) this.begins[(this.units - back) & 255] = from.begins[(this.units - back) & 255];
 		} else {
 			this.row = 0;
 			this.run = 0;
 		}
-		this.add(trigger, position, triggerEnd);
-		this.position = triggerEnd;
+		this.element(trigger, begin, end);
 	}
 
-	/** Whether its last piece, an escape, is worth reading the other way: its units broke the run, or its trigger as itself goes on with it. */
+	/** Whether its last element, an escape, is worth reading the other way: its units broke the run, or its trigger as itself goes on with it. */
 	forkWorthIt(trigger: number): boolean {
-		const broke = this.units > this.before.units && this.run !== this.before.run + 1;
-		return broke || this.triggerGoesOn(trigger);
+		return (this.units > this.before.units && this.run !== this.before.run + 1) || this.triggerGoesOn(trigger);
 	}
 
-	/** Whether the trigger of its last piece, read as itself, goes on with the run before it. */
-	private triggerGoesOn(trigger: number): boolean {
+	triggerGoesOn(trigger: number): boolean {
 		const { classOf, lengths } = this.matcher.automaton;
 		const moved = lengths[this.before.row + classOf[trigger]];
 		return moved === GOES_ON || moved > 1;
 	}
 
-	/** Where this cursor was before its last piece (what fork() takes up from). */
-	private readonly before = { row: 0, run: 0, units: 0 };
-	/** The units its last step added, as (unit, begin, stop): what a cursor that has reached it replays. */
-	private readonly added = new Int32Array(12);
-	private addedCount = 0;
-	/** Whether its steps record what they add (only while an other may replay them: an other that has reached it replays its next steps). */
-	recording = false;
-
-	/** Adds the units `main`'s last step added, where this cursor has reached it: the same pieces, not read again. */
+	/** Adds the units `main`'s last element added, where this cursor has reached it: the same elements, not decoded again. */
 	replay(main: Cursor): void {
+		this.before.row = this.row;
+		this.before.run = this.run;
+		this.before.units = this.units;
 		for (let index = 0; index < main.addedCount; index += 3) this.add(main.added[index], main.added[index + 1], main.added[index + 2]);
-		this.position = main.position;
+		this.at = main.at;
 	}
 
 	/** Whether, at the same place, this cursor's run is held by `main`'s: the same state, no longer. */
 	heldBy(main: Cursor): boolean {
 		return this.row === main.row && this.run <= main.run;
-	}
-
-	/** Reads one piece (a gap, a plain ASCII character or, by the reader, anything else); returns whether it was an escape. */
-	step(): boolean {
-		const position = this.position;
-		this.before.row = this.row;
-		this.before.run = this.run;
-		this.before.units = this.units;
-		this.addedCount = 0;
-		const code = this.text.charCodeAt(position);
-		let unit = code < 0x80 ? this.reading[code] : PIECE;
-		// A `%`, `\` or `&` that what follows cannot make an escape of is itself.
-		if (unit === PIECE && code < 0x80 && !mayContinue(this.text, code, position + 1, this.depth)) unit = code;
-		if (unit === GAP) this.position++;
-		else if (unit >= 0) {
-			// Plain ASCII, most characters: one unit.
-			this.add(unit, position, position + 1);
-			this.position++;
-		} else {
-			// A character of the Basic Multilingual Plane from its table, anything else by the reader.
-			const packed = code >= 0x80 && (code < 0xd800 || code > 0xdfff) ? unitsOfBmp(code) : -1;
-			const end = packed < 0 ? this.reader.read(position, this.depth) : position + 1;
-			const count = packed < 0 ? unitsOfCode(this.reader.code, this.piece) : packed >>> 24;
-			for (let index = 0; index < count; index++) {
-				// A piece only partly in a run (a UTF-8 byte of a character, say) is kept: a run
-				// beginning inside it begins after it, one ending inside it ends before it.
-				const unitOf = packed < 0 ? this.piece[index] : (packed >> (16 - 8 * index)) & 0xff;
-				this.add(unitOf, index === 0 ? position : end, index === count - 1 ? end : position);
-			}
-			this.position = end;
-			return packed < 0 && this.reader.escaped;
-		}
-		return false;
 	}
 
 	/** One more unit, beginning at `begin` in the text, a run through it ending at `stop`. */
@@ -362,60 +339,93 @@ class Cursor {
 	}
 }
 
+/** The literal reading: every character as itself (a surrogate pair one character). */
+function walkLiterally(text: string, matcher: Matcher, meter: StepMeter): Spans {
+	const cursor = new Cursor(matcher);
+	for (let index = 0; index < text.length; ) {
+		const code = text.charCodeAt(index);
+		if (code >= 0xd800 && code <= 0xdbff) {
+			const low = text.charCodeAt(index + 1);
+			if (low >= 0xdc00 && low <= 0xdfff) {
+				cursor.element(((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000, index, index + 2);
+				index += 2;
+				continue;
+			}
+		}
+		cursor.element(code, index, index + 1);
+		index++;
+	}
+	meter.steps += text.length + cursor.units;
+	return cursor.spans;
+}
+
 /** How many other cursors may read at once (see walk). */
 const OTHERS = 3;
 
 /**
- * The spans of one reading at `depth`, read both ways where it takes an escape: the MAIN cursor takes
- * it; an OTHER cursor reads on from its `%`, `\` or `&` as if that were no escape but the character
- * itself (`%AAAA...` where the key is `AAAA...`, or holds `%AA` of its own, decoded by a layer that is
- * not the key's). An other reaches the main one at a piece's boundary; from there both read the same
- * pieces, and the other is dropped once its run no longer reaches back before that point (the main
- * one's run then holds it). Each cursor's escapes are read both ways so, while one of OTHERS is free:
- * the work is at most that many times the text's.
+ * The spans of one decoded layer, read both ways where it holds an escape: the MAIN cursor reads the
+ * layer's elements, the escape as what it stands for; an OTHER cursor reads its `%`, `\` or `&` as
+ * that character and decodes the layer anew after it (a Decoder over the layer below): `%AAAA...`
+ * where the key is `AAAA...`, or a key holding `%AA` of its own that this layer should not decode.
+ * An other reaches the main one at an element's boundary; from there both read the same elements
+ * (it replays the main one's), and it is dropped once its run no longer reaches back before that
+ * point, or the main one's holds it. The escapes of every cursor are read both ways so, while one of
+ * OTHERS is free: the work is at most that many times the layer's.
  */
-function walk(text: string, reader: Reader, depth: number, matcher: Matcher, meter: StepMeter): Spans {
-	const reading = depth === 0 ? LITERAL : DECODED;
-	const main = new Cursor(text, reader, reading, depth, matcher);
-	const count = depth > 0 ? OTHERS : 0;
-	const others = Array.from({ length: count }, () => new Cursor(text, reader, reading, depth, matcher));
-	/** Per other: -2 not reading; -1 reading, not yet at main's place; else its units when it got there. */
-	const metAt = new Int32Array(count).fill(-2);
+function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
+	const below = layer.below!;
+	const decoder = new Decoder(below);
+	const main = new Cursor(matcher);
+	const others = Array.from({ length: OTHERS }, () => new Cursor(matcher));
+	/** Per other: -2 not reading; -1 reading, not yet where main is; else its units when it got there. */
+	const metAt = new Int32Array(OTHERS).fill(-2);
 	let alive = 0;
 	let steps = 0;
-	/** After `cursor` read an escape that began at `from`: an other takes up the other way, if one is free. */
-	const forkFrom = (cursor: Cursor, from: number): void => {
-		if (alive === count || !cursor.forkWorthIt(reader.trigger)) return;
+	/** After `cursor` read an escape beginning at element `start` below: an other takes up the other way, if one is free. */
+	const forkFrom = (cursor: Cursor, start: number): void => {
+		const trigger = below.codes[start];
+		if (alive === OTHERS || !cursor.forkWorthIt(trigger)) return;
 		let free = 0;
 		while (metAt[free] !== -2) free++;
-		others[free].fork(cursor, from, reader.trigger, reader.triggerEnd);
+		others[free].fork(cursor, trigger, positionOf(below, start), positionOf(below, start + 1));
+		others[free].at = start + 1;
 		metAt[free] = -1;
 		alive++;
 	};
-	while (main.position < text.length) {
-		const from = main.position;
+	let end = positionOf(layer, 0);
+	for (let index = 0; index < layer.length; index++) {
+		const begin = end;
+		end = positionOf(layer, index + 1);
 		main.recording = alive > 0;
-		if (main.step() && count > 0) forkFrom(main, from);
-		steps++;
-		for (let index = 0; alive > 0 && index < count; index++) {
-			if (metAt[index] === -2) continue;
-			const other = others[index];
-			if (metAt[index] >= 0) other.replay(main);
-			while (other.position < main.position) {
-				const at = other.position;
-				if (other.step()) forkFrom(other, at);
+		main.element(layer.codes[index], begin, end);
+		const start = layer.src[index];
+		main.at = layer.src[index + 1];
+		if (main.at > start + 1) forkFrom(main, start);
+		for (let other = 0; alive > 0 && other < OTHERS; other++) {
+			if (metAt[other] === -2) continue;
+			const cursor = others[other];
+			if (metAt[other] >= 0) {
+				cursor.replay(main);
+				// The main one's escape is this one's too: read the other way from this one's run as well.
+				if (main.at > start + 1) forkFrom(cursor, start);
+			}
+			while (cursor.at < main.at) {
+				const at = cursor.at;
+				cursor.at = decoder.step(at);
+				cursor.element(decoder.code, positionOf(below, at), positionOf(below, cursor.at));
+				if (cursor.at > at + 1) forkFrom(cursor, at);
 				steps++;
 			}
-			if (other.position === main.position) {
-				if (metAt[index] < 0) metAt[index] = other.units;
-				if (other.run <= other.units - metAt[index] || other.heldBy(main)) {
-					metAt[index] = -2;
+			if (cursor.at === main.at) {
+				if (metAt[other] < 0) metAt[other] = cursor.units;
+				if (cursor.run <= cursor.units - metAt[other] || cursor.heldBy(main)) {
+					metAt[other] = -2;
 					alive--;
 				}
 			}
 		}
 	}
-	meter.steps += steps + main.units;
+	meter.steps += layer.length + steps + decoder.steps + main.units;
 	return others.reduce((spans, other) => (other.spans.starts.length > 0 ? union(spans, other.spans) : spans), main.spans);
 }
 
