@@ -1,4 +1,7 @@
 /**
+ * Over 300 lines because the three kinds of escapes, each with its gaps, UTF-8 sequences and surrogate
+ * pairs, are one decoder: a layer is built by it, and the redactor's other readings use it too.
+ *
  * Reading a text the way the redactor sees it (redact.ts): as LAYERS of elements, each a character or
  * an escape standing for one, with where it came from. Layer 0 is the text's characters (a surrogate
  * pair one element). Layer d is layer d - 1 decoded once: where an element is a `%`, `\` or `&` that,
