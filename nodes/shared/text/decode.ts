@@ -86,9 +86,8 @@ export interface Layer {
 	src: Int32Array;
 	length: number;
 	below: Layer | undefined;
-	/** Whether an element is an escape; whether an escape stood for a `%`, `\` or `&` (the next layer may differ). */
+	/** Whether an element is an escape (else the layer reads as the one below). */
 	escapes: boolean;
-	triggers: boolean;
 }
 
 /** Layer 0: the text's characters, a surrogate pair one element, a lone surrogate as it is. */
@@ -111,7 +110,7 @@ export function textLayer(text: string): Layer {
 		index++;
 	}
 	src[length] = text.length;
-	return { codes, src, length, below: undefined, escapes: false, triggers: false };
+	return { codes, src, length, below: undefined, escapes: false };
 }
 
 /** The layer above `below`: it decoded once, greedily. */
@@ -122,7 +121,6 @@ export function decodeLayer(below: Layer): Layer {
 	const decoder = new Decoder(below);
 	let length = 0;
 	let escapes = false;
-	let triggers = false;
 	for (let index = 0; index < count; ) {
 		const code = from[index];
 		src[length] = index;
@@ -133,14 +131,11 @@ export function decodeLayer(below: Layer): Layer {
 		}
 		const end = decoder.step(index);
 		codes[length++] = decoder.code;
-		if (end > index + 1) {
-			escapes = true;
-			if (isTrigger(decoder.code)) triggers = true;
-		}
+		if (end > index + 1) escapes = true;
 		index = end;
 	}
 	src[length] = count;
-	return { codes, src, length, below, escapes, triggers };
+	return { codes, src, length, below, escapes };
 }
 
 /** Where element `index` of a layer (or its end, at `length`) is in the text. */

@@ -6,7 +6,7 @@
  * lower case, when that is one character), or the byte a byte escape stands for. Gaps (whitespace,
  * `+`, the controls of controls.ts) give no unit. The text is read LITERALLY (every character as
  * itself), and, where it holds a `%`, `\` or `&`, DECODED: layer 1 (the text decoded once) and layer
- * 2 (decoded twice, where layer 1 decoded an escape to a `%`, `\` or `&`); DEPTH is 2. A decoded
+ * 2 (decoded twice, where that finds an escape again); DEPTH is 2. A decoded
  * layer is read both ways at every escape: a `%`, `\` or `&` that may or may not begin an escape (a
  * `%` of the text right before the key, the key's own `%41`, a layer's escape that belongs to
  * another layer) is also read as itself, by another cursor (walk.ts). What any reading finds is
@@ -122,16 +122,17 @@ function base64Forms(key: string): string[] {
 
 function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
 	let spans = walkLiterally(text, matcher, meter);
-	// Only a text holding a `%`, `\` or `&` reads differently decoded; a deeper layer differs from the
-	// one below only where that one's escapes stood for a `%`, `\` or `&`.
+	// Only a text holding a `%`, `\` or `&` reads differently decoded; a layer is walked where it
+	// holds an escape (else it reads as the one below).
 	if (/[%\\&]/.test(text)) {
 		let layer = decodeLayer(textLayer(text));
 		meter.steps += 2 * text.length;
 		for (let depth = 1; depth <= DEPTH && layer.escapes; depth++) {
 			spans = union(spans, walk(layer, matcher, meter));
-			if (!layer.triggers) break;
-			layer = decodeLayer(layer);
-			meter.steps += layer.below!.length;
+			if (depth < DEPTH) {
+				layer = decodeLayer(layer);
+				meter.steps += layer.below!.length;
+			}
 		}
 	}
 	let out = '';

@@ -187,9 +187,9 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 	let alive = 0;
 	let steps = 0;
 	/** After `cursor` read an escape beginning at element `start` below: an other takes up the other way, if one is free. */
-	const forkFrom = (cursor: Cursor, start: number): void => {
+	const forkFrom = (cursor: Cursor, start: number, worthIt = false): void => {
 		const trigger = below.codes[start];
-		if (alive === OTHERS || !cursor.forkWorthIt(trigger)) return;
+		if (alive === OTHERS || !(worthIt || cursor.forkWorthIt(trigger))) return;
 		let free = 0;
 		while (metAt[free] !== -2) free++;
 		others[free].fork(cursor, trigger, positionOf(below, start), positionOf(below, start + 1));
@@ -197,6 +197,17 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 		metAt[free] = -1;
 		alive++;
 	};
+	/**
+	 * The main cursor's escapes whose `%`, `\` or `&` is in no pattern wait for their fork: read as
+	 * itself, such a trigger ends any run, so the other way can only find a run that begins after it,
+	 * in the escape's other elements (at most one unit each) and goes on with what the main cursor
+	 * reads after the escape (from there both read the same units, and a run of them is a run of the
+	 * main one too; another escape read as itself would end it again). So the fork can only matter once
+	 * the main cursor has matched, without a break since the escape, minRun less those elements; in a
+	 * text of escapes that never happens, and no other cursor is taken up at all.
+	 */
+	const { classOf } = matcher.automaton;
+	const waiting: number[] = [];
 	let end = positionOf(layer, 0);
 	for (let index = 0; index < layer.length; index++) {
 		const begin = end;
@@ -205,14 +216,25 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 		main.element(layer.codes[index], begin, end);
 		const start = layer.src[index];
 		main.at = layer.src[index + 1];
-		if (main.at > start + 1) forkFrom(main, start);
+		// waiting: (escape's first element below, main's units at its end, units it must match) triples.
+		for (let at = waiting.length - 3; at >= 0; at -= 3) {
+			const matched = main.units - waiting[at + 1];
+			if (main.run >= matched && matched < waiting[at + 2]) continue;
+			if (main.run >= matched) forkFrom(main, waiting[at], true);
+			waiting.splice(at, 3);
+		}
+		if (main.at > start + 1) {
+			if (classOf[below.codes[start]] !== 0) forkFrom(main, start);
+			else if (main.forkWorthIt(below.codes[start])) waiting.push(start, main.units, matcher.minRun - (main.at - start - 1));
+		}
 		for (let other = 0; alive > 0 && other < OTHERS; other++) {
 			if (metAt[other] === -2) continue;
 			const cursor = others[other];
 			if (metAt[other] >= 0) {
 				cursor.replay(main);
-				// The main one's escape is this one's too: read the other way from this one's run as well.
-				if (main.at > start + 1) forkFrom(cursor, start);
+				// The main one's escape is this one's too: read the other way from this one's run as well
+				// (a trigger in no pattern ends every run: that way is the main one's, waiting above).
+				if (main.at > start + 1 && classOf[below.codes[start]] !== 0) forkFrom(cursor, start);
 			}
 			while (cursor.at < main.at) {
 				const at = cursor.at;
