@@ -93,25 +93,31 @@ export interface Layer {
 /** Layer 0: the text's characters, a surrogate pair one element, a lone surrogate as it is. */
 export function textLayer(text: string): Layer {
 	const codes = new Int32Array(text.length);
-	const src = new Int32Array(text.length + 1);
+	let src: Int32Array | undefined;
 	let length = 0;
 	for (let index = 0; index < text.length; ) {
 		const code = text.charCodeAt(index);
-		src[length] = index;
 		if (code >= 0xd800 && code <= 0xdbff) {
 			const low = text.charCodeAt(index + 1);
 			if (low >= 0xdc00 && low <= 0xdfff) {
+				// Where elements begin in the text is kept only once a pair makes them differ.
+				src ??= Int32Array.from({ length: text.length + 1 }, (_, at) => at);
+				src[length] = index;
 				codes[length++] = ((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
 				index += 2;
 				continue;
 			}
 		}
+		if (src !== undefined) src[length] = index;
 		codes[length++] = code;
 		index++;
 	}
-	src[length] = text.length;
-	return { codes, src, length, below: undefined, escapes: false };
+	if (src !== undefined) src[length] = text.length;
+	return { codes, src: src ?? IDENTITY, length, below: undefined, escapes: false };
 }
+
+/** Layer 0's src when every element is one character of the text: read as the index itself. */
+const IDENTITY = new Int32Array(0);
 
 /** The layer above `below`: it decoded once, greedily. */
 export function decodeLayer(below: Layer): Layer {
@@ -141,7 +147,7 @@ export function decodeLayer(below: Layer): Layer {
 /** Where element `index` of a layer (or its end, at `length`) is in the text. */
 export function positionOf(layer: Layer, index: number): number {
 	let position = index;
-	for (let at: Layer | undefined = layer; at !== undefined; at = at.below) position = at.src[position];
+	for (let at: Layer | undefined = layer; at !== undefined; at = at.below) if (at.src !== IDENTITY) position = at.src[position];
 	return position;
 }
 

@@ -164,6 +164,9 @@ export function walkLiterally(text: string, matcher: Matcher, meter: StepMeter):
 	return cursor.spans;
 }
 
+/** How many escapes may wait for their fork at once (see walk); beyond, they fork at once. */
+const WAITING = 8;
+
 /** How many other cursors may read at once (see walk). */
 const OTHERS = 3;
 
@@ -207,7 +210,9 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 	 * text of escapes that never happens, and no other cursor is taken up at all.
 	 */
 	const { classOf } = matcher.automaton;
-	const waiting: number[] = [];
+	/** (escape's first element below, main's units at its end, units it must match) triples; at most WAITING of them. */
+	const waiting = new Int32Array(3 * WAITING);
+	let waitingCount = 0;
 	let end = positionOf(layer, 0);
 	for (let index = 0; index < layer.length; index++) {
 		const begin = end;
@@ -216,16 +221,25 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 		main.element(layer.codes[index], begin, end);
 		const start = layer.src[index];
 		main.at = layer.src[index + 1];
-		// waiting: (escape's first element below, main's units at its end, units it must match) triples.
-		for (let at = waiting.length - 3; at >= 0; at -= 3) {
+		let kept = 0;
+		for (let at = 0; at < waitingCount; at += 3) {
 			const matched = main.units - waiting[at + 1];
-			if (main.run >= matched && matched < waiting[at + 2]) continue;
-			if (main.run >= matched) forkFrom(main, waiting[at], true);
-			waiting.splice(at, 3);
+			if (main.run < matched) continue;
+			if (matched >= waiting[at + 2]) forkFrom(main, waiting[at], true);
+			else {
+				waiting.copyWithin(kept, at, at + 3);
+				kept += 3;
+			}
 		}
+		waitingCount = kept;
 		if (main.at > start + 1) {
-			if (classOf[below.codes[start]] !== 0) forkFrom(main, start);
-			else if (main.forkWorthIt(below.codes[start])) waiting.push(start, main.units, matcher.minRun - (main.at - start - 1));
+			const trigger = below.codes[start];
+			if (classOf[trigger] !== 0 || waitingCount === waiting.length) forkFrom(main, start);
+			else if (main.forkWorthIt(trigger)) {
+				waiting[waitingCount++] = start;
+				waiting[waitingCount++] = main.units;
+				waiting[waitingCount++] = matcher.minRun - (main.at - start - 1);
+			}
 		}
 		for (let other = 0; alive > 0 && other < OTHERS; other++) {
 			if (metAt[other] === -2) continue;
