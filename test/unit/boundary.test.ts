@@ -16,7 +16,10 @@ import fc from 'fast-check';
 
 import { makeRedactor } from '../../nodes/shared/text/redact';
 import type { Text } from '../../nodes/shared/text/text';
-import { CUT_MARK, elide, foreign, own, render, text } from '../../nodes/shared/text/text';
+import { SERVICES_PATH } from '../../nodes/shared/listing/listingPage';
+import { CUT_MARK, DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, own, render, text } from '../../nodes/shared/text/text';
+import { describeHttpStatus } from '../../nodes/shared/transport/httpErrors';
+import { ownPathUrl } from '../../nodes/shared/transport/quotedUrl';
 import { REPO_DIR, sourceFiles } from '../harness/houseRules';
 import { RAW_CONTROL } from '../harness/text';
 
@@ -183,5 +186,35 @@ describe('render() neutralises: no control character, separator, bidi control or
 		const shown = render(text`Services Trigger "${foreign(forged)}": damaged`, redact, 2300);
 		expect(shown.split(/\r\n|\r|\n|\u2028|\u2029|\u0085/)).toHaveLength(1);
 		expect(shown).toBe('Services Trigger "x\\u000D\\u000A2026-01-01T00:00:00.000Z | error | forged line\\u2028another\\u0085NEL": damaged');
+	});
+});
+
+describe("the node's own path in a quoted URL is its own wording (issue 28, finding 7)", () => {
+	const OWN = ['/v2026/services', 'v2026/services', 'services', 'list services', 'The platform found nothing at the address used to'];
+	/** Keys that are prefixes or pieces of the node's own wording, with a random tail: at least 8 characters. */
+	const ownLikeKey = fc
+		.tuple(fc.constantFrom(...OWN), fc.nat(), fc.nat(), fc.string({ unit: fc.constantFrom(...'abcdef0123456789-_'), minLength: 0, maxLength: 12 }))
+		.map(([wording, from, length, tail]) => {
+			const start = from % wording.length;
+			return `${wording.slice(start, start + Math.max(1, length % (wording.length - start + 1)))}${tail}`;
+		})
+		.map((key) => key.trim())
+		.filter((key) => key.length >= 8);
+
+	test('a key like /v2026/services, services-..., list services: the quoted request URL and the wording survive', () => {
+		fc.assert(
+			fc.property(ownLikeKey, (key) => {
+				const url = ownPathUrl('https://api.example.com', SERVICES_PATH);
+				const described = describeHttpStatus(404, { url: url.quoted, action: own('list services'), serverMessage: `echo ${key}` });
+				const redact = makeRedactor(key);
+				const message = render(described.message, redact, MESSAGE_MAX);
+				const description = render(described.description, redact, DESCRIPTION_MAX);
+				expect(message).toBe('The platform found nothing at the address used to list services (HTTP 404)');
+				expect(description).toContain('the node requested https://api.example.com/v2026/services.');
+				// The platform's echo of the key is foreign: redacted.
+				expect(description).toContain('The platform said: "echo [redacted]"');
+			}),
+			{ numRuns: 500 },
+		);
 	});
 });
