@@ -89,6 +89,11 @@ class Cursor {
 		return (this.units > this.before.units && this.run !== this.before.run + 1) || this.triggerGoesOn(trigger);
 	}
 
+	/** Whether it had a run before its last element, and `trigger` read as itself goes on with it. */
+	continuesRunWith(trigger: number): boolean {
+		return this.before.run > 0 && this.triggerGoesOn(trigger);
+	}
+
 	triggerGoesOn(trigger: number): boolean {
 		const { classOf, lengths } = this.matcher.automaton;
 		const moved = lengths[this.before.row + classOf[trigger]];
@@ -248,7 +253,8 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 				cursor.replay(main);
 				// The main one's escape is this one's too: read the other way from this one's run as well
 				// (a trigger in no pattern ends every run: that way is the main one's, waiting above).
-				if (main.at > start + 1 && classOf[below.codes[start]] !== 0) forkFrom(cursor, start);
+				// Only where it goes on with this one's own run: at the root, it is the main one's fork.
+				if (main.at > start + 1 && classOf[below.codes[start]] !== 0 && cursor.continuesRunWith(below.codes[start])) forkFrom(cursor, start, true);
 			}
 			while (cursor.at < main.at) {
 				const at = cursor.at;
