@@ -95,9 +95,9 @@ describe('errors and their descriptions, through the engine', () => {
 	});
 });
 
-/** Header values as Node.js sends them: tab and Latin-1 only (C1 controls included). */
+/** Header values as Node.js sends them: tab and Latin-1 only, without DEL (C1 controls included). */
 function latin1(value: string): string {
-	return [...value].map((char) => (char === '\t' || (char >= ' ' && char <= '\u00ff') ? char : '\u0085')).join('');
+	return [...value].map((char) => (char === '\t' || (char >= ' ' && char <= '\u00ff' && char !== '\u007f') ? char : '\u0085')).join('');
 }
 
 describe("the editor's list of services (Get's From List)", () => {
