@@ -1,7 +1,8 @@
 // What the bench scripts share: their options and --help text (from a script's header comment),
 // the load average, the median, the bench mock (bench/server.mjs) in a process of its own, and a
 // measuring child's one JSON line.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,6 +31,19 @@ export function benchArgs(scriptUrl, options, { allowPositionals = false, helpTo
 		process.exit(0);
 	}
 	return parsed;
+}
+
+/**
+ * bench/engine.cjs for a measuring child, with an n8n user folder of its own: n8n-core writes
+ * $N8N_USER_FOLDER/.n8n/config on every execution; kept out of ~/.n8n, removed at exit.
+ */
+export function loadEngine() {
+	const userFolder = mkdtempSync(join(os.tmpdir(), 'n8n-bench-'));
+	process.env.N8N_USER_FOLDER = userFolder;
+	process.env.N8N_LOG_LEVEL = 'silent';
+	process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+	process.on('exit', () => rmSync(userFolder, { recursive: true, force: true }));
+	return createRequire(import.meta.url)('./engine.cjs');
 }
 
 /** /proc/loadavg as it reads (load averages, running/total tasks, last pid); elsewhere os.loadavg(). */
@@ -67,9 +81,9 @@ export async function startBenchServer(args, label) {
 	return { ...first, stop: () => child.stdin.end() };
 }
 
-/** Runs `node ...nodeArgs` to its end (`input` on its stdin) and returns its last stdout line as JSON. */
-export async function runJsonChild(nodeArgs, { input, label } = {}) {
-	const result = await run(process.execPath, nodeArgs, { cwd: root, env: process.env, input, label });
+/** Runs `node ...nodeArgs` to its end (`input` on its stdin, `env` added to ours) and returns its last stdout line as JSON. */
+export async function runJsonChild(nodeArgs, { input, label, env } = {}) {
+	const result = await run(process.execPath, nodeArgs, { cwd: root, env: { ...process.env, ...env }, input, label });
 	if (result.code !== 0) {
 		throw new Error(`child ${nodeArgs.join(' ')} failed (${result.signal ?? result.code}):\n${result.stderr}\n${result.stdout}`);
 	}

@@ -39,7 +39,10 @@ function engineFor(packageRoot) {
     refEngines.set(
       packageRoot,
       createEngine({
-        nodeTypes: { [NODE_TYPE]: new (ref('dist/nodes/Services/Services.node.js').Services)() },
+        nodeTypes: {
+          [NODE_TYPE]: new (ref('dist/nodes/Services/Services.node.js').Services)(),
+          [TRIGGER_TYPE]: new (ref('dist/nodes/ServicesTrigger/ServicesTrigger.node.js').ServicesTrigger)(),
+        },
         credentialTypes: { servicePlatformApi: new (ref('dist/credentials/ServicePlatformApi.credentials.js').ServicePlatformApi)() },
       }),
     );
@@ -48,12 +51,13 @@ function engineFor(packageRoot) {
 }
 
 /**
- * One manual execution of a workflow with only the Services node (List, Return All), of this
- * checkout or of `packageRoot` (an earlier commit's checkout). Resolves with the node's output
- * items; throws the node's error if it failed.
+ * One manual execution of a workflow with only the Services node (List, Return All; `options`: its
+ * Options, else the defaults), of this checkout or of `packageRoot` (an earlier commit's checkout).
+ * Resolves with the node's output items; throws the node's error if it failed.
  */
-async function runList({ baseUrl, apiKey, simplify, packageRoot }) {
-  const list = node('Services', NODE_TYPE, 1, { resource: 'service', operation: 'list', returnAll: true, simplify }, CREDENTIAL);
+async function runList({ baseUrl, apiKey, simplify, packageRoot, options }) {
+  const parameters = { resource: 'service', operation: 'list', returnAll: true, simplify, ...(options && { options }) };
+  const list = node('Services', NODE_TYPE, 1, parameters, CREDENTIAL);
   const { items, error } = await engineFor(packageRoot).runNode({ node: list, credentials: { apiKey, baseUrl } });
   if (error) throw Object.assign(new Error(`List failed: ${error.message}`), { nodeError: error });
   return items;
@@ -71,17 +75,35 @@ function loadPeer(nodesBaseDir) {
 }
 
 /**
- * The peer: Manual run -> HTTP Request (GET the listing, predefined credential servicePlatformApi)
- * -> Split Out on `data` (the envelope the listing is served in), as a user builds it without this
- * package. Resolves with Split Out's items.
+ * HTTP Request's own pagination over a listing in pages of `{data, next}` (`?page=n`), as a user sets
+ * it up: the page number in the query, done when `next` is null. Each page one item; no time limit
+ * for the whole listing, HTTP Request's own 5 min for each request.
  */
-async function runPeer({ baseUrl, apiKey, nodesBaseDir }) {
+const PAGINATION = {
+  paginationMode: 'updateAParameterInEachRequest',
+  parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+  paginationCompleteWhen: 'other',
+  completeExpression: '={{ $response.body.next === null }}',
+};
+
+/**
+ * The peer: Manual run -> HTTP Request (GET the listing, predefined credential servicePlatformApi;
+ * `paged`: with its pagination) -> Split Out on `data` (the envelope the listing is served in), as a
+ * user builds it without this package. Resolves with Split Out's items.
+ */
+async function runPeer({ baseUrl, apiKey, nodesBaseDir, paged = false }) {
   loadPeer(nodesBaseDir);
   const http = node(
     'HTTP Request',
     'n8n-nodes-base.httpRequest',
     4.2,
-    { method: 'GET', url: `${baseUrl}/v2026/services`, authentication: 'predefinedCredentialType', nodeCredentialType: 'servicePlatformApi', options: {} },
+    {
+      method: 'GET',
+      url: `${baseUrl}/v2026/services`,
+      authentication: 'predefinedCredentialType',
+      nodeCredentialType: 'servicePlatformApi',
+      options: paged ? { pagination: { pagination: PAGINATION } } : {},
+    },
     CREDENTIAL,
   );
   const split = node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} });
@@ -90,27 +112,30 @@ async function runPeer({ baseUrl, apiKey, nodesBaseDir }) {
   return items;
 }
 
-// The Services Trigger with every event and its defaults (Simplify on, no filters).
-const trigger = node(
-  'Services Trigger',
-  TRIGGER_TYPE,
-  1,
-  { events: ['created', 'statusChanged', 'specsChanged', 'removed'], simplify: true },
-  CREDENTIAL,
-);
+// The Services Trigger with every event and its defaults (Simplify on, no filters), `parameters` added.
+function triggerNode(parameters = {}) {
+  return node('Services Trigger', TRIGGER_TYPE, 1, { events: ['created', 'statusChanged', 'specsChanged', 'removed'], simplify: true, ...parameters }, CREDENTIAL);
+}
+const trigger = triggerNode();
+const workflowNodes = new WeakMap();
 
 /**
- * A workflow with only the Services Trigger, as n8n holds an active one: its static data (the
- * trigger's remembered services; `staticData` as loaded from the database, or none) lives on in
- * it from poll to poll.
+ * A workflow with only the Services Trigger (of this checkout, or of `packageRoot`: an earlier
+ * commit's), as n8n holds an active one: its static data (the trigger's remembered services;
+ * `staticData` as loaded from the database, or none) lives on in it from poll to poll.
+ * `parameters` are added to the trigger's defaults (e.g. { resync: { onStart: true } }).
  */
-function triggerWorkflow(staticData) {
-  return engine.createWorkflow([trigger], staticData);
+function triggerWorkflow(staticData, { packageRoot, parameters } = {}) {
+  const triggerOf = parameters === undefined ? trigger : triggerNode(parameters);
+  const workflow = engineFor(packageRoot).createWorkflow([triggerOf], staticData);
+  workflowNodes.set(workflow, { node: triggerOf, packageRoot });
+  return workflow;
 }
 
 /** One scheduled poll of the trigger of `workflow`. Resolves with the emitted items, or null when nothing changed. */
 async function pollTrigger({ workflow, baseUrl, apiKey }) {
-  const { emitted, error } = await engine.poll({ workflow, node: trigger, credentials: { apiKey, baseUrl } });
+  const { node: triggerOf, packageRoot } = workflowNodes.get(workflow) ?? { node: trigger };
+  const { emitted, error } = await engineFor(packageRoot).poll({ workflow, node: triggerOf, credentials: { apiKey, baseUrl } });
   if (error) throw Object.assign(new Error(`Services Trigger poll failed: ${error.message}`), { nodeError: error });
   return emitted === null ? null : emitted[0];
 }

@@ -17,22 +17,12 @@
 //   raw@R, simplified@R, paged@R, env-raw@R, ...   the List variants with the dist/ of the commit R
 // timing: a variant that fails its warm-up run (an earlier commit that does not page) is left out
 // and named in `unavailable` with the reason; the others are measured.
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-// n8n-core writes $N8N_USER_FOLDER/.n8n/config on every execution: keep it out of ~/.n8n.
-const userFolder = mkdtempSync(join(tmpdir(), 'n8n-bench-'));
-process.env.N8N_USER_FOLDER = userFolder;
-process.env.N8N_LOG_LEVEL = 'silent';
-process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
-process.on('exit', () => rmSync(userFolder, { recursive: true, force: true }));
+import { loadEngine } from './common.mjs';
 
-const require = createRequire(import.meta.url);
-const { runList, runPeer } = require('./engine.cjs');
+const { runList, runPeer } = loadEngine();
 
 const { positionals, values: args } = parseArgs({
 	allowPositionals: true,

@@ -4,7 +4,7 @@
 //
 //   node bench/run.mjs [--no-build] [--sizes 1000,10000,100000] [--rounds N] [--runs N] [--quick]
 //                      [--against <git ref>]... [--report out.json] [--no-profile | --profile]
-//                      [--no-trigger] [--no-peer] [--no-gc]
+//                      [--no-trigger] [--no-peer] [--no-gc] [--no-network] [--network-rtts 20,80]
 //
 // 1. Builds the package (npm run build) and measures the compiled dist/ as n8n loads it; each
 //    --against <ref> is checked out into a temporary git worktree and built there (bench/refs.mjs).
@@ -22,7 +22,10 @@
 //    at the end.
 // 5. The Services Trigger at scale (bench/trigger.mjs), cold load of the built
 //    modules, and a CPU profile (node --cpu-prof) of a variant that misses its time target.
-// 6. --report <file.json>: everything printed, also as JSON (--json is the same option).
+// 6. The latency table (bench/network/network.mjs): paged listings over TLS through a latency proxy
+//    at round trips of 20 and 80 ms: List with its defaults, the peer with HTTP Request's own
+//    pagination, the lower bound (one kept-alive connection), List@<ref> per --against.
+// 7. --report <file.json>: everything printed, also as JSON (--json is the same option).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +35,7 @@ import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { makeTempDir, runNpm } from '../scripts/lib/process.mjs';
 import { formatTable } from '../scripts/lib/table.mjs';
 import { benchArgs, fixed, median, readLoadavg, root, runJsonChild as runChild, startBenchServer, thousands } from './common.mjs';
+import { measureNetwork } from './network/network.mjs';
 import { summarizeProfile } from './profile.mjs';
 import { prepareRef } from './refs.mjs';
 
@@ -58,6 +62,8 @@ const { values: args } = benchArgs(
 		'no-trigger': { type: 'boolean', default: false },
 		'no-peer': { type: 'boolean', default: false },
 		'no-gc': { type: 'boolean', default: false },
+		'no-network': { type: 'boolean', default: false },
+		'network-rtts': { type: 'string', default: '20,80' },
 	},
 );
 
@@ -282,6 +288,15 @@ if (!args['no-trigger']) {
 	} catch (error) {
 		trigger = { failed: error.message.split('\n').slice(0, 6).join('\n') };
 	}
+}
+// The latency table: round trips, not CPU, so single runs of the large listing (bench/network/network.mjs).
+let network = null;
+if (!args['no-network']) {
+	loadavg.network = readLoadavg();
+	const rtts = args['network-rtts'].split(',').map(Number);
+	const networkStarted = performance.now();
+	network = await measureNetwork({ rtts, pages: args.quick ? 20 : 100, refs, nodesBaseDir, quick: args.quick, progress });
+	network.seconds = (performance.now() - networkStarted) / 1000;
 }
 progress('cold load ...');
 const cold = coldLoad();
@@ -534,6 +549,12 @@ if (trigger) {
 	log();
 }
 
+if (network) {
+	for (const line of network.lines) log(line);
+	log(`(load average before it: ${loadavg.network}; single runs of the large listing, its time is round trips, not CPU; took ${fixed(network.seconds, 0)} s)`);
+	log();
+}
+
 log(
 	table(cold.spawned, [
 		{ title: `cold start (median of ${cold.spawns} spawns)`, get: (c) => c.name, left: true },
@@ -610,6 +631,7 @@ if (reportFile) {
 		paged,
 		sideBySide,
 		trigger,
+		network: network && { rows: network.rows, unavailable: network.unavailable, seconds: network.seconds },
 		cold,
 		profiles,
 		rounds: roundData,

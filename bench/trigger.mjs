@@ -3,7 +3,7 @@
 // List operation (raw) over the same listing, measured in the same process.
 //
 //   node bench/trigger.mjs [--size 100000] [--changed 0.01] [--rounds 3] [--memory-runs 3]
-//                          [--url <mock url> --key <its API key>]
+//                          [--url <mock url> --key <its API key>] [--against <git ref>]
 //
 // 1. Measures the built package (dist/, so run `npm run build` first) through n8n-core: the poll
 //    through PollTriggerExecutor with the workflow's static data living on between polls, as in an
@@ -17,25 +17,33 @@
 //    (nothing changed) and List raw over B. A warm-up round comes first and is not counted.
 // 3. Ratios are paired (each poll over the List raw of its own round, robust to load that drifts)
 //    and the median over --rounds is the figure. Target: the poll with changes <= 1.5x List raw.
-// 4. State: the JSON size of the workflow's static data after the baseline, per service (what n8n
-//    stores in its database for the trigger), and the time to serialise it as n8n saves it.
+// 4. State: the JSON size of the workflow's static data as n8n stores it after a poll that emitted
+//    (the remembered services, per service), the time to serialise it as n8n saves it, the size
+//    after the poll with changes (its events in the outbox) and right after the first activation
+//    (with the activation copy). bench/trigger-state.mjs measures the state in steady state and in
+//    the worst cases.
 // 5. Peak memory: the RSS high-water growth of the poll with changes (and, for scale, of List raw),
 //    each in a fresh process of this script (mode `memory`; median of --memory-runs), the state
 //    handed over on stdin as n8n would load it from its database.
+// 6. --against <ref>: that commit, built in a temporary git worktree (bench/refs.mjs), polls the
+//    same listings in the same rounds (a workflow of its own, its own baseline): its two polls are
+//    timed in the rotation too, and each of this build's polls is paired with the ref's of the same
+//    round (before/after in one run, on the same machine load), by wall time and by this process's
+//    CPU time (steadier on a loaded machine).
 // Human-readable lines go to stderr, one JSON line to stdout (for bench/run.mjs). Temporary files
 // (n8n's user folder) go under $TMPDIR and are removed on exit. With --url the mock is left serving
 // B. Where the time goes: `node --cpu-prof --cpu-prof-dir=<dir> bench/trigger.mjs --memory-runs 0`.
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
 import { runMain } from '../scripts/lib/cleanup.mjs';
 import { generateServices, startMockApi } from '../scripts/lib/mock.mjs';
-import { makeTempDir } from '../scripts/lib/process.mjs';
-import { benchArgs, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
+import { benchArgs, loadEngine, median, readLoadavg, runJsonChild, startBenchServer, thousands } from './common.mjs';
+import { prepareRef } from './refs.mjs';
 
 const script = fileURLToPath(import.meta.url);
+const root = fileURLToPath(new URL('..', import.meta.url));
 const TARGET = 1.5;
 const SEED = 1;
 
@@ -49,6 +57,7 @@ const { positionals, values: args } = benchArgs(
 		url: { type: 'string' },
 		key: { type: 'string' },
 		variant: { type: 'string' }, // mode `memory`: poll1pct or listRaw
+		against: { type: 'string' },
 	}, { allowPositionals: true, helpTo: process.stderr },
 );
 const size = Number(args.size);
@@ -65,12 +74,7 @@ if (Boolean(args.url) !== Boolean(args.key)) {
 	process.exit(2);
 }
 
-// n8n-core writes $N8N_USER_FOLDER/.n8n/config on every execution: keep it out of ~/.n8n.
-process.env.N8N_USER_FOLDER = makeTempDir('n8n-trigger-bench-');
-process.env.N8N_LOG_LEVEL = 'silent';
-process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
-const require = createRequire(import.meta.url);
-const { runList, triggerWorkflow, pollTrigger } = require('./engine.cjs');
+const { runList, triggerWorkflow, pollTrigger } = loadEngine();
 
 // A full collection before each timed run (and before a memory measure), without needing
 // `node --expose-gc` from the caller.
@@ -133,9 +137,12 @@ function expectItems(what, items, expected) {
 
 async function timed(run) {
 	gc();
+	const cpu = process.cpuUsage();
 	const started = performance.now();
 	const result = await run();
-	return { ms: performance.now() - started, result };
+	const used = process.cpuUsage(cpu);
+	// CPU time of this process (the mock runs in its own): less sensitive to a loaded machine than wall time.
+	return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, result };
 }
 
 /**
@@ -143,38 +150,56 @@ async function timed(run) {
  * rotates with `index`, List raw and the two polls (the poll with nothing changed right after the
  * one with the changes). Returns the times and the static data of the baseline as JSON.
  */
-async function runRound(mock, bodyB, expectedEvents, index) {
+async function runRound(mock, bodyB, expectedEvents, index, ref) {
 	const credentials = { baseUrl: mock.url, apiKey: mock.apiKey };
 	await serveA(mock);
 	const workflow = triggerWorkflow(undefined);
 	expectItems('baseline poll', await pollTrigger({ workflow, ...credentials }), null);
-	const stateJson = JSON.stringify(workflow.staticData);
+	const activationJson = JSON.stringify(workflow.staticData);
+	// As n8n loads it after a restart: saved by a poll that emitted, which dropped the activation copy
+	// (the copy of the first baseline in the global static data, for durable cursors; docs/trigger.md).
+	const stored = JSON.parse(activationJson);
+	delete stored.global?.['servicesTrigger:Services Trigger'];
+	if (stored.global && Object.keys(stored.global).length === 0) delete stored.global;
+	const stateJson = JSON.stringify(stored);
+	const refWorkflow = ref && triggerWorkflow(undefined, { packageRoot: ref.dir });
+	if (ref) expectItems(`baseline poll @${ref.ref}`, await pollTrigger({ workflow: refWorkflow, ...credentials }), null);
 	await serveB(mock, bodyB);
 	const times = {};
+	const polls = (key, pollWorkflow, label) => ({
+		[`${key}1pct`]: async () => {
+			const { ms, cpuMs, result } = await timed(() => pollTrigger({ workflow: pollWorkflow, ...credentials }));
+			expectItems(`poll with changes${label}`, result, expectedEvents);
+			times[`${key}1pctMs`] = ms;
+			times[`${key}1pctCpuMs`] = cpuMs;
+			// What n8n does with the static data after the execution this poll starts: save it as JSON.
+			times[`${key}StateSaveMs`] = (await timed(async () => JSON.stringify(pollWorkflow.staticData))).ms;
+			times[`${key}StateBytes`] = Buffer.byteLength(JSON.stringify(pollWorkflow.staticData));
+		},
+		[`${key}Nothing`]: async () => {
+			const { ms, cpuMs, result } = await timed(() => pollTrigger({ workflow: pollWorkflow, ...credentials }));
+			expectItems(`poll with nothing changed${label}`, result, null);
+			times[`${key}NothingMs`] = ms;
+			times[`${key}NothingCpuMs`] = cpuMs;
+		},
+	});
 	const steps = {
 		listRaw: async () => {
 			const { ms, result } = await timed(() => runList({ ...credentials, simplify: false }));
 			expectItems('List raw', result, size);
 			times.listRawMs = ms;
 		},
-		poll1pct: async () => {
-			const { ms, result } = await timed(() => pollTrigger({ workflow, ...credentials }));
-			expectItems('poll with changes', result, expectedEvents);
-			times.poll1pctMs = ms;
-			// What n8n does with the static data after the execution this poll starts: save it as JSON.
-			times.stateSaveMs = (await timed(async () => JSON.stringify(workflow.staticData))).ms;
-		},
-		pollNothing: async () => {
-			const { ms, result } = await timed(() => pollTrigger({ workflow, ...credentials }));
-			expectItems('poll with nothing changed', result, null);
-			times.pollNothingMs = ms;
-		},
+		...polls('poll', workflow, ''),
+		...(ref ? polls('refPoll', refWorkflow, ` @${ref?.ref}`) : {}),
 	};
-	// List raw first, between the two polls, or last.
-	const order = ['poll1pct', 'pollNothing'];
-	order.splice(index % 3, 0, 'listRaw');
+	// This build's two polls and the ref's (in turn first), List raw first, between or last.
+	const pairs = [['poll1pct', 'pollNothing'], ...(ref ? [['refPoll1pct', 'refPollNothing']] : [])];
+	if (index % 2 === 1) pairs.reverse();
+	const order = pairs.flat();
+	order.splice((index % 3) * (order.length / 2), 0, 'listRaw');
 	for (const step of order) await steps[step]();
-	return { times, stateJson };
+	times.stateSaveMs = times.pollStateSaveMs;
+	return { times, stateJson, activationBytes: Buffer.byteLength(activationJson) };
 }
 
 // ---- memory (a fresh process per measure) ---------------------------------------------------------
@@ -228,14 +253,17 @@ function measureMemory(mock, variant, stateJson) {
 async function main() {
 	const loadavgAtStart = readLoadavg();
 	progress(`${thousands(size)} services, ${thousands(changedCount)} changed, ${rounds} round(s) + 1 warm-up; load average ${loadavgAtStart}`);
+	const ref = args.against ? await prepareRef(root, args.against, progress) : undefined;
 	const mock = await startMock();
 	try {
 		const { body: bodyB, events: expectedEvents } = changedListing();
 		const perRound = [];
 		let stateJson;
+		let activationBytes;
 		for (let index = 0; index <= rounds; index++) {
-			const { times, stateJson: state } = await runRound(mock, bodyB, expectedEvents, index);
+			const { times, stateJson: state, activationBytes: atActivation } = await runRound(mock, bodyB, expectedEvents, index, ref);
 			stateJson ??= state;
+			activationBytes ??= atActivation;
 			if (index === 0) {
 				progress(`warm-up: List raw ${times.listRawMs.toFixed(0)} ms, poll ${times.poll1pctMs.toFixed(0)} ms (not counted)`);
 				continue;
@@ -248,10 +276,21 @@ async function main() {
 				stateSaveMs: round2(times.stateSaveMs),
 				ratio1pct: round2(times.poll1pctMs / times.listRawMs),
 				ratioNothing: round2(times.pollNothingMs / times.listRawMs),
+				stateAfter1pctBytes: times.pollStateBytes,
+				...(ref && {
+					refPoll1pctMs: round2(times.refPoll1pctMs),
+					refPollNothingMs: round2(times.refPollNothingMs),
+					refStateAfter1pctBytes: times.refPollStateBytes,
+					vsRef1pct: round2(times.poll1pctMs / times.refPoll1pctMs),
+					vsRefNothing: round2(times.pollNothingMs / times.refPollNothingMs),
+					cpuVsRef1pct: round2(times.poll1pctCpuMs / times.refPoll1pctCpuMs),
+					cpuVsRefNothing: round2(times.pollNothingCpuMs / times.refPollNothingCpuMs),
+				}),
 			};
 			perRound.push(row);
 			progress(
-				`round ${index}: List raw ${row.listRawMs.toFixed(0)} ms, poll (${thousands(changedCount)} changed) ${row.poll1pctMs.toFixed(0)} ms = ${row.ratio1pct.toFixed(2)}x, poll (nothing changed) ${row.pollNothingMs.toFixed(0)} ms = ${row.ratioNothing.toFixed(2)}x`,
+				`round ${index}: List raw ${row.listRawMs.toFixed(0)} ms, poll (${thousands(changedCount)} changed) ${row.poll1pctMs.toFixed(0)} ms = ${row.ratio1pct.toFixed(2)}x, poll (nothing changed) ${row.pollNothingMs.toFixed(0)} ms = ${row.ratioNothing.toFixed(2)}x` +
+					(ref ? `; @${ref.ref}: ${row.refPoll1pctMs.toFixed(0)} ms / ${row.refPollNothingMs.toFixed(0)} ms, this build ${row.vsRef1pct.toFixed(2)}x / ${row.vsRefNothing.toFixed(2)}x of it (CPU ${row.cpuVsRef1pct.toFixed(2)}x / ${row.cpuVsRefNothing.toFixed(2)}x)` : ''),
 			);
 		}
 		const stateBytes = Buffer.byteLength(stateJson);
@@ -272,6 +311,7 @@ async function main() {
 			ratioNothing: round2(median(perRound.map((r) => r.ratioNothing))),
 			perRound,
 			stateBytesPerService: round2(stateBytes / size),
+			activationStateBytes: activationBytes,
 			peakRssGrowthMb: peak('poll1pct'),
 			target: TARGET,
 			// Context for the figures above.
@@ -283,6 +323,17 @@ async function main() {
 			peakRssIsUpperBound: Object.values(memory).flat().some((m) => m.peakRssIsUpperBound),
 			memoryRuns,
 			loadavg: { start: loadavgAtStart, end: readLoadavg() },
+			stateAfter1pctBytes: perRound[0]?.stateAfter1pctBytes,
+			...(ref && {
+				against: { ref: ref.ref, commit: ref.commit, version: ref.version },
+				refPoll1pctMs: round2(median(perRound.map((r) => r.refPoll1pctMs))),
+				refPollNothingMs: round2(median(perRound.map((r) => r.refPollNothingMs))),
+				refStateAfter1pctBytes: perRound[0]?.refStateAfter1pctBytes,
+				vsRef1pct: round2(median(perRound.map((r) => r.vsRef1pct))),
+				vsRefNothing: round2(median(perRound.map((r) => r.vsRefNothing))),
+				cpuVsRef1pct: round2(median(perRound.map((r) => r.cpuVsRef1pct))),
+				cpuVsRefNothing: round2(median(perRound.map((r) => r.cpuVsRefNothing))),
+			}),
 		};
 		const verdict = (ratio) => (ratio <= TARGET ? 'MET' : 'MISSED');
 		progress('');
@@ -290,6 +341,10 @@ async function main() {
 		progress(`  poll, ${thousands(changedCount)} changed (${expectedEvents} events): ${result.poll1pctMs.toFixed(0)} ms, ${result.ratio1pct.toFixed(2)}x List raw (${result.listRawMs.toFixed(0)} ms); target <= ${TARGET}x: ${verdict(result.ratio1pct)}`);
 		progress(`  poll, nothing changed: ${result.pollNothingMs.toFixed(0)} ms, ${result.ratioNothing.toFixed(2)}x List raw; (same target: ${verdict(result.ratioNothing)})`);
 		progress(`  state: ${thousands(stateBytes)} bytes of JSON = ${result.stateBytesPerService} bytes per service (the listing: ${(result.bodyBytes / size).toFixed(0)} bytes per record); saving it as JSON: ${result.stateSaveMs} ms`);
+		progress(`  state after the poll with changes (its ${expectedEvents} events in the outbox): ${thousands(result.stateAfter1pctBytes)} bytes; right after the first activation (with the activation copy, until the next emit): ${thousands(activationBytes)} bytes`);
+		if (ref) {
+			progress(`  against ${ref.ref} (${ref.version}, ${ref.commit.slice(0, 10)}), paired per round: poll with changes ${result.poll1pctMs.toFixed(0)} ms vs ${result.refPoll1pctMs.toFixed(0)} ms = ${result.vsRef1pct.toFixed(2)}x; nothing changed ${result.pollNothingMs.toFixed(0)} ms vs ${result.refPollNothingMs.toFixed(0)} ms = ${result.vsRefNothing.toFixed(2)}x; CPU time of the process ${result.cpuVsRef1pct.toFixed(2)}x and ${result.cpuVsRefNothing.toFixed(2)}x; state after the poll with changes ${thousands(result.stateAfter1pctBytes)} vs ${thousands(result.refStateAfter1pctBytes)} bytes`);
+		}
 		if (memoryRuns > 0) {
 			progress(`  peak memory (RSS high-water growth, median of ${memoryRuns} fresh process(es)): poll ${result.peakRssGrowthMb} MB, List raw ${result.listRawPeakRssGrowthMb} MB${result.peakRssIsUpperBound ? ' (some only an upper bound)' : ''}`);
 		}

@@ -15,9 +15,11 @@ import path from 'node:path';
 
 import { ensureChromium } from '../scripts/lib/chromium.mjs';
 import { onCleanup } from '../scripts/lib/cleanup.mjs';
-import { N8nInstance, PACKAGE_NAME } from '../scripts/lib/n8n-instance.mjs';
+import { CREDENTIAL_TYPE, N8nInstance, PACKAGE_NAME } from '../scripts/lib/n8n-instance.mjs';
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { publishMcpWorkflow } from '../scripts/lib/mcp.mjs';
+import { RECIPES } from './recipes.mjs';
+import { credentialRefs, importRecipe, readRecipe } from './recipes/workflow.mjs';
 
 const MOCK_COUNT = 7; // small enough that the output table shows every row without scrolling
 const WRONG_KEY = 'browser-WRONG-key-5d1e9c20';
@@ -26,7 +28,10 @@ const N8N1_REJECTED_TEXT = 'Authorization failed - please check your credentials
 const VIEWPORT = { width: 1440, height: 900 };
 const STEP_TIMEOUT_MS = 20_000;
 /** The README's pictures, as `runBrowserSteps` writes them when given `shots`. */
-export const SCREENSHOTS = ['node-creator.png', 'node-panel.png', 'credential-dialog.png', 'output-table.png', 'get-from-list.png', 'trigger-event.png', 'mcp-canvas.png', 'mcp-tool-panel.png'];
+export const SCREENSHOTS = [
+	...['node-creator.png', 'node-panel.png', 'credential-dialog.png', 'output-table.png', 'get-from-list.png', 'trigger-event.png', 'mcp-canvas.png', 'mcp-tool-panel.png'],
+	...RECIPES.map((r) => r.picture).filter(Boolean),
+];
 
 /** The texts a user must see, read from the packed credential (its notice and its 401 test rule). */
 export function credentialTexts(packageDir) {
@@ -317,6 +322,27 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await shot(ndv, 'mcp-tool-panel.png');
 		await closePanel(page);
 	});
+
+	// Each recipe of e2e/recipes.mjs with a picture, imported as a user imports it (its credentials
+	// picked; those of the Service Platform point at the mock), as the editor draws it.
+	for (const recipe of RECIPES.filter((r) => r.picture)) {
+		const names = readRecipe(recipe.file).nodes.map((n) => n.name);
+		await named(`recipe ${recipe.file} on the canvas: its ${names.length} nodes, none unknown, none with issues`, async () => {
+			const credentials = {};
+			for (const [type, ref] of Object.entries(credentialRefs(readRecipe(recipe.file)))) {
+				credentials[type] = await inst.createCredential({ name: ref.name, type, data: type === CREDENTIAL_TYPE ? { apiKey: mock.apiKey, baseUrl: mock.url } : {} });
+			}
+			const workflow = await importRecipe(inst, recipe.file, { credentials });
+			page.once('dialog', (d) => d.accept().catch(() => {}));
+			await page.goto(`${inst.baseUrl}/workflow/${workflow.id}`);
+			const nodes = page.getByTestId('canvas-node');
+			for (const name of names) await nodes.filter({ hasText: name }).first().waitFor();
+			assert.equal(await nodes.count(), names.length, 'one canvas node per node of the file');
+			const flagged = page.locator('[data-test-id="node-not-installed"], [data-test-id="node-issues"], [data-test-id="node-setup-required"]');
+			assert.equal(await flagged.count(), 0, 'no node is marked not installed, with issues or needing setup');
+			await shot(page.locator('body'), recipe.picture);
+		});
+	}
 
 	return { timings };
 }

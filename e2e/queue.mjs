@@ -27,6 +27,9 @@ const MSG_401 = /rejected the API key.*401/i;
 const BAD_KEY = 'queue-WRONG-key-5e1b7c2d9a04f863';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const byEvent = (items) => items.map((i) => [i.event, i.id_service]).sort((a, b) => `${a}`.localeCompare(`${b}`));
+/** The items a poll detected now, and the ones it delivered again (marked `redelivered`, docs/trigger.md). */
+const fresh = (items) => items.filter((i) => i.redelivered === false);
+const again = (items) => items.filter((i) => i.redelivered === true);
 
 /** Which worker logged the start of each execution id: { id: [worker labels] }. */
 function whoRan(cluster) {
@@ -230,13 +233,17 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		}, { timeoutMs: Math.max(5_000, trig.activatedAt + 100_000 - Date.now()), everyMs: 1000 });
 		const done = await main.waitForExecution(ex.id);
 		assert.equal(done.status, 'success');
-		assert.deepEqual(byEvent(nodeItems(done.result, 'Service Changes')), [['created', trig.createdId]]);
+		const items = nodeItems(done.result, 'Service Changes');
+		assert.deepEqual(byEvent(items), [['created', trig.createdId]]);
+		assert.equal(items[0].redelivered, false);
+		assert.match(items[0].eventId, /^[0-9a-f]{24}$/);
+		trig.delivered = items;
 		assert.equal(whoRan(cluster)[String(ex.id)]?.length, 1, 'run on a worker ("Worker started execution <id>")');
 		assert.equal((await main.executions(trig.wf.id)).length, 1, 'exactly one execution');
 		trig.seen = 1;
 	});
 
-	await t.test('main restarted while the platform changes (a status change, a removal): the next poll reports each once, from the state stored in Postgres', async () => {
+	await t.test('main restarted while the platform changes (a status change, a removal): the next poll reports each once, from the state stored in Postgres, and delivers the last emission again, marked', async () => {
 		assert.ok(trig.seen, 'no created execution before');
 		const stored = cluster.pg.query(`select "staticData" from workflow_entity where id = '${trig.wf.id}'`);
 		assert.ok(stored.includes(trig.createdId), `the trigger state in Postgres (workflow_entity.staticData) lacks the created service: ${stored.slice(0, 300)}`);
@@ -254,10 +261,15 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		assert.equal(execs.length, trig.seen + 1, 'one execution, no flood');
 		const done = await main.waitForExecution(execs[0].id);
 		assert.equal(done.status, 'success');
-		assert.deepEqual(byEvent(nodeItems(done.result, 'Service Changes')), byEvent([
+		const items = nodeItems(done.result, 'Service Changes');
+		assert.deepEqual(byEvent(fresh(items)), byEvent([
 			{ event: 'statusChanged', id_service: changed.id_service },
 			{ event: 'removed', id_service: removed.id_service },
 		]));
+		// Another process: the outbox (the created event, whose execution it cannot know finished) again, as it was.
+		assert.deepEqual(again(items).map((i) => [i.eventId, i.seq, i.event]), trig.delivered.map((i) => [i.eventId, i.seq, i.event]));
+		assert.ok(fresh(items).every((i) => i.seq > Math.max(...trig.delivered.map((d) => d.seq))), 'new events numbered above the earlier ones');
+		trig.delivered = items;
 		trig.seen += 1;
 		report.restart = { mainRestartS: main.startMs / 1000 };
 	});
@@ -278,7 +290,9 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 		}, { timeoutMs: 100_000, everyMs: 1000 });
 		const done = await main.waitForExecution(execs[0].id);
 		assert.equal(done.status, 'success');
-		assert.deepEqual(byEvent(nodeItems(done.result, 'Service Changes')), [['created', created.id_service]], 'the changes since the stored state, no new baseline');
+		const items = nodeItems(done.result, 'Service Changes');
+		assert.deepEqual(byEvent(fresh(items)), [['created', created.id_service]], 'the changes since the stored state, no new baseline');
+		assert.deepEqual(again(items).map((i) => i.eventId).sort(), trig.delivered.map((i) => i.eventId).sort(), 'the last emission again, marked (a new process)');
 		const cursor = cluster.pg.query(`select "cursor" from poller_state where "workflowId" = '${trig.wf.id}'`);
 		assert.ok(cursor.includes(created.id_service), `poller_state holds the trigger state with the new service: ${cursor.slice(0, 200)}`);
 		// The next occurrence polls the same listing again: nothing to emit.

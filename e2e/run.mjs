@@ -21,6 +21,8 @@ import { LINE_GROUPS, runLineSuite } from './suite.mjs';
 import { runBrowserGroup } from './browser.mjs';
 import { runQueueSuite } from './queue.mjs';
 import { runAgentGroup } from './agent.mjs';
+import { RECIPE_GROUPS, runRecipesGroup } from './recipes.mjs';
+import { runDeliverySuite } from './delivery.mjs';
 
 /**
  * The e2e suites. Each runs once per n8n line it supports (`lines`, of those --n8n asks for), as a
@@ -37,6 +39,9 @@ const SUITES = [
 	{ name: 'queue', label: (version) => `n8n ${version} queue mode`, groups: ['queue'], lines: [2], run: runQueueSuite },
 	// The Services tools behind n8n's MCP Server Trigger, called by the official MCP client (issue 15).
 	{ name: 'agent', label: (version) => `agent, n8n ${version}`, groups: ['agent'], lines: [2, 1], run: runAgentGroup },
+	// The recipes of examples/, imported as a user imports them, run and their results checked (issue 29).
+	{ name: 'recipes', label: (version) => `recipes, n8n ${version}`, groups: RECIPE_GROUPS, lines: [2], run: runRecipesGroup },
+	{ name: 'delivery', label: (version) => `delivery, n8n ${version} with durable poll cursors`, groups: ['delivery'], lines: [2], run: runDeliverySuite },
 ];
 
 const selected = (suite, only) => !only || only.test(suite.name) || suite.groups.some((g) => only.test(g));

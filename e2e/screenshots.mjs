@@ -2,8 +2,8 @@
 // npm run screenshots: regenerates the README's pictures (docs/images/*.png) from the same walk
 // through the real n8n 2.41.1 editor as the e2e `browser` group (e2e/browser.mjs): the node
 // creator, the node panel, the credential dialog with its plain-http notice, the output table, Get's
-// searchable list and a trigger test event. Each picture is one element of a 1440x900 page at scale
-// 1, checked < 300 KB.
+// searchable list, a trigger test event, the MCP workflow, and each recipe with a picture on the
+// canvas (docs/recipes.md). Each picture is one element of a 1440x900 page at scale 1, checked < 300 KB.
 //
 //   node e2e/screenshots.mjs [--skip-build]
 

@@ -511,6 +511,10 @@ export function triggerScenario(t, { inst, startMockApi, types, want }) {
 				assert.deepEqual(got, state.expected);
 				const status = items.find((i) => i.event === 'statusChanged');
 				assert.equal(status.service?.status, state.newStatus, 'statusChanged carries the new status (simplified service)');
+				// How each is delivered (docs/trigger.md): its own id, increasing numbers, not a redelivery.
+				assert.ok(items.every((i) => /^[0-9a-f]{24}$/.test(i.eventId) && Number.isSafeInteger(i.seq) && i.redelivered === false), `eventId, seq, redelivered: ${JSON.stringify(items.map((i) => [i.eventId, i.seq, i.redelivered]))}`);
+				assert.equal(new Set(items.map((i) => i.eventId)).size, items.length, 'distinct eventIds');
+				assert.deepEqual(items.map((i) => i.seq), [...items.map((i) => i.seq)].sort((a, b) => a - b), 'seq in emission order');
 				await inst.deactivateWorkflow(state.wf.id);
 			});
 		},

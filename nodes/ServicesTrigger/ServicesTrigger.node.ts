@@ -15,9 +15,18 @@ import { parameterReader, readSimplify, readSwitch } from '../shared/parameters/
 import type { Redact } from '../shared/text/redact';
 import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../shared/text/text';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport/transport';
-import { buildTestEvent, diffServices, formatEvent, isMassRemoval, parseEvents } from './diff';
-import { checkWatchable, holdForConfirmation, MAX_STORED_SERVICES, readSnapshot, TriggerStateError, writeSnapshot } from './state';
-import type { StateText, StoredSnapshot } from './state';
+import { checkWatchable, parseEvents } from './diff';
+import type { DeliveryRecord } from './deliveryState';
+import { readDelivery } from './deliveryState';
+import { buildTestEvent, formatEvent } from './events';
+import { memoryOf, triggerKey } from './memory';
+import type { Delivery, ItemEvent } from './outbox';
+import { eventIdOf } from './outbox';
+import type { StoredRead } from './poll';
+import { runPoll, triggerIdentity } from './poll';
+import { readResync, resyncProperty } from './resync';
+import { MAX_STORED_SERVICES, readSnapshot, storedValuesOf, TriggerStateError } from './state';
+import type { StateText } from './state';
 
 /** Longest node name quoted in a log line (n8n lets a user name a node at length). */
 const NODE_NAME_MAX = 120;
@@ -40,7 +49,7 @@ export class ServicesTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The first poll after activation only records the current services; events are reported from the next poll on',
+					'The first poll after activation only records the current services; events are reported from the next poll on. Each event has an eventId: after an n8n restart the last events come again, marked "redelivered"',
 				name: 'baselineNotice',
 				type: 'notice',
 				default: '',
@@ -94,16 +103,17 @@ export class ServicesTrigger implements INodeType {
 				description:
 					'Whether to wait for the next poll to confirm that every service, or more than half of them, disappeared at once before reporting them removed. A platform that briefly lists no services would otherwise report every service removed, then created again.',
 			},
+			resyncProperty,
 			requestOptionsProperty,
 		],
 	};
 
 	/**
-	 * Lists the services, compares them with the snapshot of the last successful poll and returns one
-	 * item per event (null when nothing happened). The snapshot is only written after a successful
-	 * listing, so a failed poll throws the mapped error and the next good poll reports exactly the
-	 * changes since the last good one. In manual mode ("Fetch test event") it returns one event and
-	 * never writes the snapshot.
+	 * Lists the services, compares them with the remembered list of the last successful poll and
+	 * returns one item per event (null when nothing happened), each with an eventId, a sequence
+	 * number and whether it may have been delivered before (at-least-once delivery: poll.ts,
+	 * docs/trigger.md). A failed poll throws the mapped error and leaves the state as it was. In
+	 * manual mode ("Fetch test event") it returns one event and never writes the state.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const node = this.getNode();
@@ -122,6 +132,7 @@ export class ServicesTrigger implements INodeType {
 		const filters = asNodeError(() => parseServiceFilters(read('filters', {})));
 		const simplify = asNodeError(() => readSimplify(read));
 		const confirmMassRemoval = asNodeError(() => readSwitch(read, 'confirmMassRemoval', own('Confirm Mass Removals'), true));
+		const resync = asNodeError(() => readResync(read));
 		// Timeout, Max Response Size and retries; the timeout stays within n8n's poll budget.
 		const limits = asNodeError(() => readRequestLimits.call(this, 0));
 
@@ -130,56 +141,64 @@ export class ServicesTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;
 		const manual = this.getMode() === 'manual';
-		const stored = asNodeError(() => readStoredSnapshot(this, staticData, credentialId, { manual, redact }));
-		const previous = stored?.snapshot;
-		const options = { events, filters, dropped: stored?.dropped };
-		const detectedAt = new Date().toISOString();
+		const stored = asNodeError(() => readStoredState(this, staticData, credentialId, { manual, redact }));
 		asNodeError(() => checkWatchable(records.length, MAX_STORED_SERVICES));
+		const workflowId = this.getWorkflow().id;
+		const trigger = triggerIdentity(workflowId, node.name);
+		const now = Date.now();
 
 		if (manual) {
-			const testEvent = asNodeError(() => buildTestEvent(previous, records, options));
-			return [[{ json: formatEvent(testEvent, { simplify, detectedAt }) }]];
+			const options = { events, filters, dropped: stored.read?.dropped };
+			const testEvent = asNodeError(() => buildTestEvent(stored.state?.snapshot, records, options));
+			return [[{ json: formatEvent(testEvent, testDelivery(trigger, stored.state?.delivery, testEvent, now), simplify) }]];
 		}
-
-		const result = asNodeError(() => diffServices(previous, records, options));
-		// A mass removal waits for the next poll: nothing emitted, the stored snapshot kept (see README).
-		// Entries dropped as damaged count neither as stored nor as removed.
-		const suspected =
-			previous !== undefined &&
-			confirmMassRemoval &&
-			isMassRemoval(previous.size, result.removedCount);
-		if (holdForConfirmation(staticData, `${this.getWorkflow().id}:${node.id}`, suspected)) return null;
-		if (result.changed) writeSnapshot(staticData, result.snapshot, credentialId);
-		if (result.events.length === 0) return null;
-		return [result.events.map((event) => ({ json: formatEvent(event, { simplify, detectedAt }) }))];
+		const memory = memoryOf(triggerKey(workflowId, node, credentialId));
+		const activationMode = this.getActivationMode();
+		const globalData = this.getWorkflowStaticData('global');
+		return asNodeError(() =>
+			runPoll({ staticData, globalData, nodeName: node.name, memory, stored, records, events, filters, simplify, confirmMassRemoval, resync, trigger, credentialId, activationMode, now }),
+		);
 	}
 }
 
+/** How the test event would be delivered by the next poll: its id from the stored state, the next sequence number. */
+function testDelivery(trigger: string, delivery: DeliveryRecord | undefined, event: ItemEvent, now: number): Delivery {
+	const base = delivery?.seq ?? 0;
+	const values = storedValuesOf(event.service);
+	const seq = delivery === undefined || delivery.legacy ? now : delivery.seq;
+	return { eventId: eventIdOf(trigger, base, event.event, event.id_service, event.previous, values), seq: seq + 1, detectedAt: now, redelivered: false };
+}
+
 /**
- * The stored snapshot, or undefined for a new baseline. Damaged entries are dropped, the others kept
- * (logged as a warning naming them); a state damaged as a whole is reset (a new baseline, logged as a
- * warning saying what was wrong; docs/trigger.md); a state from a newer version, or static data that
- * is not an object, fails the poll with the error saying how to start over. "Fetch test event" never
- * writes the state, so it builds its event from the live listing whatever the state, and logs nothing.
+ * The stored state, or none for a new baseline. Damaged entries are dropped, the others kept (logged
+ * as a warning naming them); a state damaged as a whole is reset (a new baseline, logged as a warning
+ * saying what was wrong; docs/trigger.md); a state from a newer version, or static data that is not
+ * an object, fails the poll with the error saying how to start over. "Fetch test event" never writes
+ * the state, so it builds its event from the live listing whatever the state, and logs nothing.
  */
-function readStoredSnapshot(
+function readStoredState(
 	context: IPollFunctions,
 	staticData: IDataObject,
 	credentialId: string | null,
 	{ manual, redact }: { manual: boolean; redact: Redact },
-): StoredSnapshot | undefined {
-	const warn = (said: StateText) => {
-		if (!manual) context.logger.warn(stateWarning(context.getNode().name, said, redact));
+): StoredRead {
+	const warn = (said: StateText | undefined) => {
+		if (!manual && said !== undefined) context.logger.warn(stateWarning(context.getNode().name, said, redact));
 	};
+	// A new baseline continues the sequence numbers of the state it replaces, where they can be read.
+	const seq = typeof staticData?.seq === 'number' && Number.isSafeInteger(staticData.seq) ? staticData.seq : undefined;
 	try {
-		const stored = readSnapshot(staticData, credentialId);
-		if (stored?.damage !== undefined) warn(stored.damage);
-		return stored;
+		const read = readSnapshot(staticData, credentialId);
+		if (read === undefined) return { seq };
+		warn(read.damage);
+		const { delivery, damage } = readDelivery(staticData, read);
+		warn(damage);
+		return { state: { snapshot: read.snapshot, delivery }, read };
 	} catch (error) {
 		const startsOver = error instanceof TriggerStateError && (manual || error.kind === 'damaged');
 		if (!startsOver) throw toNodeError(context.getNode(), error, { itemIndex: 0, redact });
 		warn(error.text);
-		return undefined;
+		return { seq };
 	}
 }
 

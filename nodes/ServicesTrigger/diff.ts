@@ -2,8 +2,6 @@
  * The Services Trigger's change detection, free of n8n runtime calls so every case is unit-tested:
  * compare the services of the last successful poll with the ones listed now and say what happened.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import { DescribedError } from '../shared/text/errors';
 import { wrongValue } from '../shared/parameters/parameters';
 import type { ServiceFilters } from '../shared/parameters/filters';
@@ -11,17 +9,17 @@ import { matchesServiceFilters } from '../shared/parameters/filters';
 import type { ChangeFieldKey, SimplifiedService } from '../shared/record/serviceFields';
 import { SERVICE_FIELDS } from '../shared/record/serviceFields';
 import type { ServiceRecord } from '../shared/record/serviceRecord';
-import { nestServiceRecord, simplifyServiceRecord } from '../shared/record/serviceRecord';
-import { foreign, join, own, text } from '../shared/text/text';
+import { simplifyServiceRecord } from '../shared/record/serviceRecord';
+import { foreign, join, own, text, thousands } from '../shared/text/text';
 import type { ServiceSnapshot, StoredValues } from './state';
-import { simplifiedFromStored, storedValuesOf } from './state';
+import { MAX_STORED_SERVICES, simplifiedFromStored, storedValuesOf } from './state';
 
 /** In the order events of one service are emitted, and the order the test event is chosen in. */
 export const SERVICE_EVENT_NAMES = ['created', 'statusChanged', 'specsChanged', 'removed'] as const;
 export type ServiceEventName = (typeof SERVICE_EVENT_NAMES)[number];
 
 /** The events a change of a declared field is (its `change` in SERVICE_FIELDS). */
-type ChangeEventName = 'statusChanged' | 'specsChanged';
+export type ChangeEventName = 'statusChanged' | 'specsChanged';
 
 /** Earlier values of the fields an event is about, under their simplified names. */
 export type PreviousValues = Partial<Pick<SimplifiedService, ChangeFieldKey<ChangeEventName>>>;
@@ -145,6 +143,13 @@ export function isMassRemoval(storedCount: number, removedCount: number): boolea
 	return removedCount > 0 && removedCount * 2 > storedCount;
 }
 
+/** The ids of the stored services the listing lacks (`now`: the snapshot built from it). */
+export function missingIds(previous: ServiceSnapshot, now: ServiceSnapshot): string[] {
+	const missing: string[] = [];
+	for (const id of previous.keys()) if (!now.has(id)) missing.push(id);
+	return missing;
+}
+
 const CHANGE_EVENT_NAMES: readonly ChangeEventName[] = ['statusChanged', 'specsChanged'];
 
 /**
@@ -187,76 +192,6 @@ export function changedSpecs(before: SimplifiedService, now: SimplifiedService):
 }
 
 /**
- * The "Fetch test event" result: one event built from the live listing, never stored.
- * If a snapshot exists and a real change is waiting, that change is the test event (it is what the
- * next poll would emit). Otherwise the event is built on the first service that matches the
- * filters, of the first selected kind; `previous` then borrows values of another listed service
- * so the fields can be mapped, and is null when no other service differs.
- */
-export function buildTestEvent(
-	previous: ServiceSnapshot | undefined,
-	records: readonly ServiceRecord[],
-	options: DiffOptions,
-): DetectedEvent {
-	if (records.length === 0) {
-		throw new TriggerInputError(
-			own('There are no services in the account to build a test event from'),
-			own(
-				'The platform listed no services for this credential. Create a service on the platform (or use a credential of an account that has services) and fetch a test event again. An active workflow will still report services created later.',
-			),
-		);
-	}
-	if (previous !== undefined) {
-		const pending = diffServices(previous, records, options).events[0];
-		if (pending !== undefined) return pending;
-	}
-	const simplified = records.map(simplifyServiceRecord);
-	const chosen = simplified.findIndex((candidate) => matchesServiceFilters(candidate, options.filters));
-	if (chosen < 0) {
-		throw new TriggerInputError(
-			text`None of the ${records.length} listed service(s) matches the Filters, so there is nothing to build a test event from`,
-			own('Loosen the Filters (Status, Search) or fetch a test event again once a matching service exists.'),
-		);
-	}
-	const event = SERVICE_EVENT_NAMES.find((name) => options.events.includes(name)) ?? 'created';
-	const record = records[chosen];
-	const service = simplified[chosen];
-	const others = simplified.filter((_, index) => index !== chosen);
-	if (event === 'statusChanged') {
-		const otherStatus = others.find((other) => other.status !== service.status)?.status;
-		return { event, id_service: service.id_service, service, record, previous: { status: otherStatus ?? null } };
-	}
-	if (event === 'specsChanged') {
-		let specs: PreviousValues | undefined;
-		for (const other of others) {
-			specs = changedSpecs(other, service);
-			if (specs !== undefined) break;
-		}
-		return {
-			event,
-			id_service: service.id_service,
-			service,
-			record,
-			previous: specs ?? nullPrevious('specsChanged'),
-		};
-	}
-	if (event === 'removed') return { event, id_service: service.id_service, service, previous: null };
-	return { event, id_service: service.id_service, service, record, previous: null };
-}
-
-/** The output item's JSON: `{ event, id_service, service, previous, detectedAt }`. */
-export function formatEvent(event: DetectedEvent, { simplify, detectedAt }: { simplify: boolean; detectedAt: string }): IDataObject {
-	const service = simplify ? event.service : (event.record ?? nestServiceRecord(event.service));
-	return {
-		event: event.event,
-		id_service: event.id_service,
-		service: service as IDataObject,
-		previous: event.previous as IDataObject | null,
-		detectedAt,
-	};
-}
-
-/**
  * Reads the `events` parameter (Trigger On): a list of event names, or from an expression also one
  * text of names separated by commas; at least one known event, returned in a fixed order. Anything
  * else (null, a number, an object, a list holding anything but text) is a parameter error naming it.
@@ -290,10 +225,13 @@ export function parseEvents(raw: unknown): ServiceEventName[] {
 	return chosen;
 }
 
-/** `previous` with every field of `event` null: the shape of a test event when no other service differs. */
-function nullPrevious(event: ChangeEventName): PreviousValues {
-	return Object.fromEntries(
-		SERVICE_FIELDS.filter((field) => 'change' in field && field.change === event).map((field) => [field.key, null]),
-	) as PreviousValues;
+/** The trigger remembers every listed service (filters only choose events); past MAX_STORED_SERVICES its state would be refused as damaged. */
+export function checkWatchable(count: number, max = MAX_STORED_SERVICES): void {
+	if (count <= max) return;
+	throw new DescribedError(
+		text`The account lists ${thousands(count)} services, more than the ${thousands(max)} the trigger can watch`,
+		own(
+			"The trigger remembers every listed service between polls (filters only choose which events are reported), and a list this long would not fit in the workflow's static data. Use a schedule with the Services node's List operation and filters instead.",
+		),
+	);
 }
-

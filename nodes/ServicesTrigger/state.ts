@@ -17,14 +17,15 @@ export type StoredValues = ReadonlyArray<ServiceFieldValue | undefined>;
 /** Every service of the last successful poll, by id_service, in the order the API listed them. */
 export type ServiceSnapshot = Map<string, StoredValues>;
 
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /** The field order of the 8-slot tuples of state version 1 (package 0.1.0). Frozen: old state is read with it. */
 const VERSION_1_FIELDS = ['status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb', 'name', 'alias'];
 
 /**
- * The node's static data: `{ stateVersion: 2, credentialId, fields: [key, ...], services: { [id_service]: [value, ...] } }`,
- * each service's values in the order of `fields` (about 110 bytes per service, see the README).
+ * The node's static data: `{ stateVersion: 3, credentialId, fields: [key, ...], services: { [id_service]: [value, ...] } }`,
+ * each service's values in the order of `fields` (about 110 bytes per service, see the README), and
+ * from version 3 the delivery record beside them (deliveryState.ts).
  * Storing the field names once lets a later version of the node that declares more fields read this
  * state as it is: the new fields are just unknown until the next poll records them.
  * `credentialId` is the id of the credential the snapshot was taken with (not a secret): pointing the
@@ -115,14 +116,61 @@ const VALUE_MAX = 40;
 const DROPPED_NAMED = 3;
 
 /**
+ * How stored value lists are read: the stored field order mapped onto the declared one. `read`
+ * gives the values in the declared order, the first value of the wrong type for its field (its
+ * declared index and the value), or undefined when `stored` is not a list of `width` values.
+ */
+export interface ValueLayout {
+	width: number;
+	read(stored: unknown): StoredValues | Misfit | undefined;
+}
+
+export interface Misfit {
+	misfit: number;
+	value: unknown;
+}
+
+function layoutOf(storedFields: readonly string[]): ValueLayout {
+	// For each declared field, where its value sits in a stored entry (-1: not stored, unknown).
+	const positions = sameFields(storedFields) ? undefined : SERVICE_FIELDS.map((field) => storedFields.indexOf(field.key));
+	const width = storedFields.length;
+	return {
+		width,
+		read(stored) {
+			if (!Array.isArray(stored) || stored.length !== width) return undefined;
+			// In the current field order the stored list is used as it is (nothing copied per service).
+			const values: unknown[] = positions === undefined ? stored : positions.map((position) => (position < 0 ? undefined : stored[position]));
+			const misfit = firstMisfit(values);
+			return misfit < 0 ? (values as StoredValues) : { misfit, value: values[misfit] };
+		},
+	};
+}
+
+/** The state as read: the snapshot, its version, and how its other value lists are read. */
+export interface ReadState extends StoredSnapshot {
+	version: number;
+	layout: ValueLayout;
+	/** Whether it is stored as this version writes it (else a write rewrites the services too). */
+	current: boolean;
+}
+
+/** What is wrong with a stored value list `layout.read` refused, for a warning: `the vcores of "srv-1" is the text "4", not a number`. */
+export function misfitText(layout: ValueLayout, stored: unknown, read: Misfit | undefined, entry: Text, owner: Text): Text {
+	if (read === undefined) return text`${entry} is ${describeValue(stored)}, not a list of ${layout.width} values`;
+	// A declared field's name is the node's own word, but not a literal for own(): put in as foreign.
+	const kind = FIELD_TYPES[read.misfit] === 'number' ? own('a number') : own('text');
+	return text`the ${foreign(FIELD_KEYS[read.misfit])} of ${owner} is ${describeValue(read.value)}, not ${kind}`;
+}
+
+/**
  * Reads the snapshot from the node's static data. Returns undefined when there is none (first poll)
  * or when it was taken with another credential: the trigger then takes a new baseline. Throws a
- * TriggerStateError saying what is wrong when the state is in neither format this version reads
- * (version 1 of package 0.1.0, or version 2 with any set of field names) or is damaged as a whole:
+ * TriggerStateError saying what is wrong when the state is in no format this version reads
+ * (version 1 of package 0.1.0, version 2 or 3 with any set of field names) or is damaged as a whole:
  * the trigger never guesses, which could invent events. A damaged entry (not a list of the stored
  * fields, or a value of the wrong type) is dropped and named in `damage`; the others are kept.
  */
-export function readSnapshot(staticData: unknown, credentialId: string | null): StoredSnapshot | undefined {
+export function readSnapshot(staticData: unknown, credentialId: string | null): ReadState | undefined {
 	if (typeof staticData !== 'object' || staticData === null || Array.isArray(staticData)) {
 		throw new TriggerStateError(
 			'unwritable',
@@ -131,17 +179,17 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 		);
 	}
 	const state = staticData as IDataObject;
-	if (state.stateVersion === undefined && state.services === undefined) return undefined;
+	if (!holdsState(state)) return undefined;
 	const version = state.stateVersion;
 	if (typeof version === 'number' && Number.isInteger(version) && version > STATE_VERSION) {
 		throw new TriggerStateError(
 			'future',
-			text`The trigger's saved state is from a newer version of this node (state version ${foreign(version)}; this version reads 1 and 2)`,
+			text`The trigger's saved state is from a newer version of this node (state version ${foreign(version)}; this version reads 1 to ${STATE_VERSION})`,
 			text`A newer version of n8n-nodes-service-platform ran this trigger and saved its remembered list in a format this version cannot read; it is left as it is. Update the package to that version again, or: ${START_OVER}`,
 		);
 	}
-	const storedFields = version === 1 ? VERSION_1_FIELDS : version === STATE_VERSION ? state.fields : undefined;
-	if (version !== 1 && version !== STATE_VERSION) throw damaged(text`its stateVersion is ${describeValue(version)}`);
+	if (version !== 1 && version !== 2 && version !== STATE_VERSION) throw damaged(text`its stateVersion is ${describeValue(version)}`);
+	const storedFields = version === 1 ? VERSION_1_FIELDS : state.fields;
 	if (!isFieldList(storedFields)) throw damaged(own('its list of field names is missing or not a list of distinct texts'));
 	const storedCredential = state.credentialId ?? null;
 	if (storedCredential !== null && typeof storedCredential !== 'string') throw damaged(text`its credentialId is ${describeValue(storedCredential)}`);
@@ -150,46 +198,41 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 	if (typeof services !== 'object' || services === null || Array.isArray(services)) {
 		throw damaged(text`its services are ${describeValue(services)}, not an object by id_service`);
 	}
-	const current = sameFields(storedFields);
+	const layout = layoutOf(storedFields);
+	const current = version === STATE_VERSION && sameFields(storedFields);
 	// Written or checked by this process before, so not read again (bench/trigger.mjs: reading 100,000
 	// services back, even only their ids, cost ~70 ms).
-	const known = current ? knownSnapshots.get(services) : undefined;
-	if (known !== undefined) return known;
+	const known = sameFields(storedFields) ? knownSnapshots.get(services) : undefined;
+	if (known !== undefined) return { ...known, version, layout, current };
 	// Counted before anything is read: n8n hands static data out behind a change-tracking proxy, slow per entry.
 	const ids = Object.keys(services);
 	if (ids.length > MAX_STORED_SERVICES) {
 		throw damaged(text`it holds ${thousands(ids.length)} services, more than the ${thousands(MAX_STORED_SERVICES)} the trigger ever stores`);
 	}
-	// For each declared field, where its value sits in a stored entry (-1: not stored, unknown).
-	const positions = current ? undefined : SERVICE_FIELDS.map((field) => storedFields.indexOf(field.key));
-	const width = storedFields.length;
 	const snapshot: ServiceSnapshot = new Map();
 	let dropped: Set<string> | undefined;
 	const named: Text[] = [];
 	for (const id of ids) {
 		const stored = (services as IDataObject)[id];
-		const shaped = Array.isArray(stored) && stored.length === width;
-		// In the current field order the stored list is used as it is (nothing copied per service).
-		const values = !shaped ? undefined : positions === undefined ? stored : positions.map((position) => (position < 0 ? undefined : stored[position]));
-		const misfit = values === undefined ? -1 : firstMisfit(values);
-		if (values !== undefined && misfit < 0) {
-			snapshot.set(id, values as StoredValues);
+		const values = layout.read(stored);
+		if (Array.isArray(values)) {
+			snapshot.set(id, values);
 			continue;
 		}
 		// Only this entry is damaged: dropped, named in the warning (the first few), the others kept.
 		(dropped ??= new Set()).add(id);
 		if (named.length >= DROPPED_NAMED) continue;
-		const quoted = foreign(id, ID_MAX);
-		// A declared field's name is the node's own word, but not a literal for own(): put in as foreign.
-		named.push(
-			values === undefined
-				? text`the entry of "${quoted}" is ${describeValue(stored)}, not a list of ${width} values`
-				: text`the ${foreign(FIELD_KEYS[misfit])} of "${quoted}" is ${describeValue(values[misfit])}, not ${FIELD_TYPES[misfit] === 'number' ? own('a number') : own('text')}`,
-		);
+		const quoted = text`"${foreign(id, ID_MAX)}"`;
+		named.push(misfitText(layout, stored, values as Misfit | undefined, text`the entry of ${quoted}`, quoted));
 	}
 	const read: StoredSnapshot = dropped === undefined ? { snapshot, dropped: NONE_DROPPED } : { snapshot, dropped, damage: droppedWarning(named, dropped.size, ids.length) };
 	knownSnapshots.set(services, read);
-	return read;
+	return { ...read, version, layout, current };
+}
+
+/** Whether the static data holds a state at all (a first poll finds none; a state of any version or damage does). */
+export function holdsState(staticData: IDataObject): boolean {
+	return staticData.stateVersion !== undefined || staticData.services !== undefined;
 }
 
 /** The index of the first value of the wrong type for its field (null and undefined fit any), or -1. */
@@ -214,7 +257,7 @@ function droppedWarning(named: readonly Text[], count: number, total: number): S
 	};
 }
 
-function damaged(what: Text): TriggerStateError {
+export function damaged(what: Text): TriggerStateError {
 	return new TriggerStateError(
 		'damaged',
 		text`The trigger's saved state is damaged: ${what}`,
@@ -225,7 +268,7 @@ function damaged(what: Text): TriggerStateError {
 	);
 }
 
-function describeValue(value: unknown): Text {
+export function describeValue(value: unknown): Text {
 	if (value === null) return own('null');
 	if (value === undefined) return own('missing');
 	if (Array.isArray(value)) return own('a list');
@@ -233,17 +276,6 @@ function describeValue(value: unknown): Text {
 	if (typeof value === 'number') return text`number ${foreign(value, VALUE_MAX)}`;
 	if (typeof value === 'boolean') return text`boolean ${foreign(value)}`;
 	return typeof value === 'object' ? own('an object') : own('a value of another kind');
-}
-
-/** The trigger remembers every listed service (filters only choose events); past MAX_STORED_SERVICES its state would be refused as damaged. */
-export function checkWatchable(count: number, max = MAX_STORED_SERVICES): void {
-	if (count <= max) return;
-	throw new DescribedError(
-		text`The account lists ${thousands(count)} services, more than the ${thousands(max)} the trigger can watch`,
-		own(
-			"The trigger remembers every listed service between polls (filters only choose which events are reported), and a list this long would not fit in the workflow's static data. Use a schedule with the Services node's List operation and filters instead.",
-		),
-	);
 }
 
 /** Replaces the stored snapshot in place (n8n tracks changes on the object it handed out). */
@@ -263,31 +295,4 @@ export function writeSnapshot(staticData: IDataObject, snapshot: ServiceSnapshot
 
 function isFieldList(value: unknown): value is string[] {
 	return Array.isArray(value) && value.every((key) => typeof key === 'string') && new Set(value).size === value.length;
-}
-
-/**
- * Mass removals seen once and waiting for the next poll to confirm them, by workflow and node. n8n
- * saves a poll trigger's static data only after a poll that emits, so the mark kept there by a poll
- * that holds its events back may never be saved: this process-wide set keeps it between polls of one
- * n8n process; the static data copy covers a runtime that reloads static data before each poll.
- */
-const unconfirmedMassRemovals = new Set<string>();
-const UNCONFIRMED_KEY = 'massRemovalUnconfirmed';
-
-/**
- * Whether this poll must hold back its events and keep the stored snapshot: true the first time a
- * mass removal is `suspected`; the next poll that suspects it again confirms it (false: report it).
- * Any poll that does not suspect one clears the mark. After a restart between the two polls the
- * mark may be gone: the removal is then confirmed one poll later, never lost, never reported twice
- * (the snapshot only moves on when the events are emitted).
- */
-export function holdForConfirmation(staticData: IDataObject, key: string, suspected: boolean): boolean {
-	if (suspected && !unconfirmedMassRemovals.has(key) && staticData[UNCONFIRMED_KEY] !== true) {
-		unconfirmedMassRemovals.add(key);
-		staticData[UNCONFIRMED_KEY] = true;
-		return true;
-	}
-	unconfirmedMassRemovals.delete(key);
-	if (UNCONFIRMED_KEY in staticData) delete staticData[UNCONFIRMED_KEY];
-	return false;
 }

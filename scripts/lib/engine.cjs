@@ -206,8 +206,11 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
    * `workflow` between polls. `activation`: the poll n8n runs while activating (its error is thrown
    * to the activating user instead of reported). Resolves { emitted, error }: what the poll handed
    * to `__emit` (null when nothing) and the error n8n received through `__emitError`, if any.
+   * `activationMode` (default 'activate' for the activation poll, else 'update') is what
+   * getActivationMode() reports; `cursor` ({ runPoll, resolveNodeStaticData, commitCursor }) are the
+   * staging hooks n8n 2.41's durable poll cursors give the context (test/harness/n8nProcess.ts).
    */
-  async function poll({ workflow, node, credentials, activation = false, pollBudgetMs }) {
+  async function poll({ workflow, node, credentials, activation = false, activationMode, pollBudgetMs, cursor = {} }) {
     const additionalData = createAdditionalData(credentials, createHooks('trigger', node));
     let emitted = null;
     let error;
@@ -216,16 +219,16 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
       node,
       additionalData,
       'trigger',
-      activation ? 'activate' : 'update',
+      activationMode ?? (activation ? 'activate' : 'update'),
       (data) => {
         emitted = data;
       },
       (reported) => {
         error = reported;
       },
-      undefined,
-      undefined,
-      undefined,
+      cursor.commitCursor,
+      cursor.runPoll,
+      cursor.resolveNodeStaticData,
       pollBudgetMs === undefined ? undefined : () => pollBudgetMs,
     );
     await Container.get(PollTriggerExecutor).create(workflow, node, pollFunctions, () => true)(activation);

@@ -66,7 +66,15 @@ export interface Engine {
 		credentials?: IDataObject;
 		/** The poll n8n runs while activating: its error is thrown instead of reported. */
 		activation?: boolean;
+		/** What getActivationMode() reports (default 'activate' for the activation poll, else 'update'). */
+		activationMode?: string;
 		pollBudgetMs?: number;
+		/** The staging hooks of n8n 2.41's durable poll cursors (PollContext's __commitCursor, __runPoll, resolveNodeStaticData). */
+		cursor?: {
+			commitCursor?: () => Promise<void>;
+			runPoll?: <T>(poll: () => Promise<T>) => Promise<T>;
+			resolveNodeStaticData?: () => IDataObject;
+		};
 	}): Promise<{ emitted: INodeExecutionData[][] | null; error?: Error }>;
 }
 

@@ -98,7 +98,21 @@ export async function poll(parameters: INodeParameters, baseUrl: string, observe
 	return observe((second.emitted?.[0] ?? []).map((item) => item.json));
 }
 
+/** One poll of a newly active trigger (its baseline); the outcome is what it emitted. */
+export async function firstPoll(parameters: INodeParameters, baseUrl: string, observe: (events: Items) => string) {
+	const poller = new ActivePoller(servicesTriggerNode(parameters), credentials(baseUrl));
+	try {
+		// An error at activation is thrown to the activating user.
+		const first = await poller.tick({ activation: true });
+		return observe((first.emitted?.[0] ?? []).map((item) => item.json));
+	} catch (error) {
+		return `error: ${(error as Error).message}`;
+	}
+}
+
 export const events = (items: Items) => (items.length === 0 ? 'nothing reported' : items.map((item) => `${item.event} ${item.id_service}`).join(', '));
+/** What a first poll emitted, in short: "resync of all 5 services" or "nothing reported". */
+export const resynced = (items: Items) => (items.length === 0 ? 'nothing reported' : items.every((item) => item.event === 'resync') ? `resync of ${count(items)}` : events(items));
 export const serviceShape = (items: Items) => shape(items.map((item) => item.service as IDataObject));
 
 /** A row per [value, reads, outcome]; `expression` is the `{{ }}` body. */
@@ -115,6 +129,10 @@ export const get = (parameters: (value: string) => INodeParameters, observe: (it
 
 export const trigger = (parameters: (value: string) => INodeParameters, observe: (events: Items) => string, scenario = 'trigger') =>
 	(value: string) => (server: LocalServer) => poll(parameters(value), base(server, scenario), observe);
+
+/** As `trigger`, the outcome being what the first poll (the activation) emitted. */
+export const activation = (parameters: (value: string) => INodeParameters, observe: (events: Items) => string, scenario = 'normal') =>
+	(value: string) => (server: LocalServer) => firstPoll(parameters(value), base(server, scenario), observe);
 
 
 /** The rows as docs/parameters.md shows them: one table per section, a parameter named on its first row. */

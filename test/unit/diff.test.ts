@@ -10,14 +10,8 @@ import type { Text } from '../../nodes/shared/text/text';
 import { render } from '../../nodes/shared/text/text';
 import type { ServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import type { DiffOptions, ServiceEventName } from '../../nodes/ServicesTrigger/diff';
-import {
-	buildTestEvent,
-	changedSpecs,
-	diffServices,
-	formatEvent,
-	parseEvents,
-	SERVICE_EVENT_NAMES,
-} from '../../nodes/ServicesTrigger/diff';
+import { changedSpecs, diffServices, parseEvents, SERVICE_EVENT_NAMES } from '../../nodes/ServicesTrigger/diff';
+import { buildTestEvent, formatEvent } from '../../nodes/ServicesTrigger/events';
 import type { ServiceSnapshot, TriggerStateError } from '../../nodes/ServicesTrigger/state';
 import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import {
@@ -385,7 +379,7 @@ describe('state: compact format in static data', () => {
 		const staticData: Record<string, unknown> = {};
 		writeSnapshot(staticData as never, baseline(records), 'cred-1');
 		const stored = JSON.parse(JSON.stringify(staticData));
-		expect(stored.stateVersion).toBe(2);
+		expect(stored.stateVersion).toBe(3);
 		expect(stored.credentialId).toBe('cred-1');
 		expect(stored.fields).toEqual(['name', 'alias', 'status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb']);
 		expect(Object.keys(stored.services)).toEqual(records.map((r) => r.id_service));
@@ -414,7 +408,8 @@ describe('state: compact format in static data', () => {
 		const salvaged = readSnapshot(damaged, 'cred-1');
 		expect([...(salvaged?.dropped ?? [])]).toEqual([records[0].id_service]);
 		expect(salvaged?.snapshot.size).toBe(4);
-		expect(readSnapshot(damaged, 'cred-1')).toBe(salvaged);
+		expect(readSnapshot(damaged, 'cred-1')?.snapshot).toBe(salvaged?.snapshot);
+		expect(readSnapshot(damaged, 'cred-1')?.damage).toBe(salvaged?.damage);
 		// Another credential still means a new baseline, whoever wrote the state.
 		expect(readSnapshot(staticData as never, 'cred-2')).toBeUndefined();
 	});
@@ -447,7 +442,8 @@ describe('state: compact format in static data', () => {
 				return (error as TriggerStateError).kind;
 			}
 		};
-		expect(kind({ ...staticData, stateVersion: 3 })).toBe('future');
+		expect(kind({ ...staticData, stateVersion: 2 })).toBe('read');
+		expect(kind({ ...staticData, stateVersion: 4 })).toBe('future');
 		expect(kind({ ...staticData, fields: undefined })).toBe('damaged');
 		expect(kind({ ...staticData, fields: ['name', 'name'] })).toBe('damaged');
 		expect(kind({ ...staticData, services: [] })).toBe('damaged');
@@ -507,7 +503,7 @@ describe('state: compact format in static data', () => {
 		// The next write upgrades the state to the current format.
 		const staticData: Record<string, unknown> = JSON.parse(JSON.stringify(v1));
 		writeSnapshot(staticData as never, result.snapshot, 'cred-1');
-		expect(staticData.stateVersion).toBe(2);
+		expect(staticData.stateVersion).toBe(3);
 		expect(readSnapshot(staticData as never, 'cred-1')?.snapshot.get('a')).toEqual(storedValuesOf(simplifyServiceRecord(service('a', { status: 'suspended', hd: 100 }))));
 	});
 
@@ -677,10 +673,11 @@ describe('changedSpecs', () => {
 
 describe('formatEvent', () => {
 	const detectedAt = '2026-11-21T10:00:00.000Z';
+	const delivery = { eventId: '0123456789abcdef01234567', seq: 7, detectedAt: Date.parse(detectedAt), redelivered: false };
 
-	it('gives { event, id_service, service, previous, detectedAt } with the simplified service', () => {
+	it('gives { event, id_service, service, previous, detectedAt, eventId, seq, redelivered } with the simplified service', () => {
 		const [event] = diffServices(baseline([service('a')]), [service('a', { status: 'suspended' })], ALL).events;
-		expect(formatEvent(event, { simplify: true, detectedAt })).toEqual({
+		expect(formatEvent(event, delivery, true)).toEqual({
 			event: 'statusChanged',
 			id_service: 'a',
 			service: {
@@ -696,20 +693,25 @@ describe('formatEvent', () => {
 			},
 			previous: { status: 'active' },
 			detectedAt,
+			eventId: '0123456789abcdef01234567',
+			seq: 7,
+			redelivered: false,
 		});
+		// Keys in this order: the documented item (docs/trigger.md).
+		expect(Object.keys(formatEvent(event, { ...delivery, redelivered: true }, true))).toEqual(['event', 'id_service', 'service', 'previous', 'detectedAt', 'eventId', 'seq', 'redelivered']);
 	});
 
 	it('with Simplify off, the record exactly as the API sent it', () => {
 		const now = service('a', { status: 'suspended' }) as ServiceRecord & { extra?: string };
 		now.extra = 'kept';
 		const [event] = diffServices(baseline([service('a')]), [now], ALL).events;
-		expect(formatEvent(event, { simplify: false, detectedAt }).service).toBe(now);
+		expect(formatEvent(event, delivery, false).service).toBe(now);
 	});
 
 	it('with Simplify off, a removed service is rebuilt in the API shape from the last known fields', () => {
 		const gone = service('gone', { status: 'suspended' });
 		const [event] = diffServices(baseline([gone]), [], ALL).events;
-		expect(formatEvent(event, { simplify: false, detectedAt }).service).toEqual(gone);
+		expect(formatEvent(event, delivery, false).service).toEqual(gone);
 		expect(nestServiceRecord(event.service)).toEqual(gone);
 	});
 });

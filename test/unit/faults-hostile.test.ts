@@ -151,7 +151,7 @@ describe('Max Response Size: bounded memory, counted after decompression', () =>
 	});
 });
 
-describe('Timeout is total time', () => {
+describe('Timeout is per request, Listing Time Limit the whole listing', () => {
 	/** Headers at once, then one byte every 500 ms, for ever. */
 	const trickle: Handler = (req, res) => {
 		res.writeHead(200, { 'content-type': 'application/json' });
@@ -168,7 +168,7 @@ describe('Timeout is total time', () => {
 		const elapsed = Date.now() - started;
 		console.info(`trickling server, Timeout 1500 ms: stopped after ${elapsed} ms`);
 		expect(result.error).toMatchObject({ message: 'The platform did not answer within 1.5 s', context: { itemIndex: 0 } });
-		expect(result.error?.description).toMatch(/in total/);
+		expect(result.error?.description).toMatch(/after 1\.5 s for one request \(on the first page\)\. Raise "Timeout" under Options \(the time for each request/);
 		expect(elapsed).toBeGreaterThanOrEqual(1400);
 		expect(elapsed).toBeLessThan(1500 + 750);
 		expectNoKey(result);
@@ -184,7 +184,7 @@ describe('Timeout is total time', () => {
 		const elapsed = Date.now() - started;
 		console.info(`trickling server, poll budget 1000 ms: stopped after ${elapsed} ms`);
 		expect(tick.error?.message).toBe("The platform did not answer within n8n's poll budget (900 ms of 1 s used)");
-		expect((tick.error as { description?: string })?.description).toMatch(/n8n gives each trigger poll 1 s.*Raising "Timeout" does not help/);
+		expect((tick.error as { description?: string })?.description).toMatch(/n8n gives each trigger poll 1 s.*Raising "Timeout" or "Listing Time Limit" does not help/);
 		expect(elapsed).toBeLessThan(1000 + 500);
 		expectNoKey(JSON.stringify({ message: tick.error?.message, description: (tick.error as { description?: string })?.description }));
 	});

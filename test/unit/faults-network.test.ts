@@ -244,7 +244,7 @@ describe('transport failures', () => {
 			neverAnswer,
 			({ port }) => ({
 				message: 'The platform did not answer within 300 ms',
-				description: [`The node stopped waiting for 127.0.0.1:${port} to list services after 300 ms in total`, 'Raise "Timeout" under Options'],
+				description: [`The node stopped waiting for 127.0.0.1:${port} to list services after 300 ms for one request (on the first page)`, 'Raise "Timeout" under Options (the time for each request'],
 			}),
 			{ options: { timeout: 300 } },
 		);
@@ -256,7 +256,7 @@ describe('transport failures', () => {
 		const server = await startServer();
 		server.script(neverAnswer);
 		const result = await run(server.origin, [{}], { params: { options: { timeout: 1500 } } });
-		expectError(result, { message: 'The platform did not answer within 1.5 s', description: ["after 1.5 s in total"] }, 0);
+		expectError(result, { message: 'The platform did not answer within 1.5 s', description: ['after 1.5 s for one request'] }, 0);
 	});
 
 	test('the Timeout option defaults to 30 seconds', () => {

@@ -16,7 +16,7 @@ import { expectedSimplified } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import type { Case, Row } from '../harness/parameterTable';
-import { base, count, events, execute, get, ids, KEY, list, markdownTable, RECORDS, rows, scenarioHandler, serviceShape, shape, trigger } from '../harness/parameterTable';
+import { activation, base, count, events, execute, get, ids, KEY, list, markdownTable, RECORDS, resynced, rows, scenarioHandler, serviceShape, shape, trigger } from '../harness/parameterTable';
 import { runNode, servicesNode } from '../harness/workflow';
 
 /** A switch: n8n's validateType reads text and numbers; the rest is refused naming the value. */
@@ -47,12 +47,15 @@ const ALL_EVENTS = 'specsChanged srv-2, statusChanged 10014, created srv-6, remo
 const ALL_REMOVED = 'removed srv-1, removed srv-2, removed 10014, removed srv-4, removed srv-5';
 const RATE_LIMITED = 'error: The platform is rate limiting requests (HTTP 429)';
 const TIMED_OUT = 'error: The platform did not answer within 50 ms';
+const LISTING_TIMED_OUT = 'error: The listing did not finish within the Listing Time Limit (60 ms)';
 const TOO_LARGE = 'error: The answer is larger than the Max Response Size of 2 KB';
 
 const number = (label: string, kind: string) => (value: string) => `error: "${label}" must be ${kind}, not ${value}`;
 const limitRefused = number('Limit', 'a whole number of 1 or more');
 const timeoutRefused = number('Timeout', 'a number greater than 0');
+const listingLimitRefused = number('Listing Time Limit', 'a number greater than 0');
 const sizeRefused = number('Max Response Size', 'a number greater than 0');
+const hoursRefused = number('Every (Hours)', 'a number greater than 0');
 const statusRefused = (value: string) => `error: "Status" must be text or a list of texts, not ${value}`;
 const searchRefused = (value: string) => `error: "Search" must be text, not ${value}`;
 const serviceRefused = (value: string) => `error: "Service" must be an ID (text), not ${value}`;
@@ -157,6 +160,23 @@ const PARAMETERS: Row[] = [
 	),
 	...rows(
 		'Services: List',
+		'Options → Listing Time Limit (a server that never answers)',
+		[
+			['0.001', '0.001 min (60 ms)', LISTING_TIMED_OUT],
+			['"0.001"', '0.001 min (60 ms)', LISTING_TIMED_OUT],
+			['0', 'error', listingLimitRefused('the number 0')],
+			['1441', 'error', 'error: "Listing Time Limit" must be at most 1,440 minutes (one day), not 1441'],
+			['"abc"', 'error', listingLimitRefused('the text "abc"')],
+			['""', 'error', listingLimitRefused('the text ""')],
+			['null', 'error', noValue('Listing Time Limit')],
+			['true', 'error', listingLimitRefused('the boolean true')],
+			['[1]', 'error', listingLimitRefused('the list [1]')],
+			['{}', 'error', listingLimitRefused('the object {}')],
+		],
+		list((value) => ({ options: { listingTimeLimit: value } }), count, 'hang'),
+	),
+	...rows(
+		'Services: List',
 		'Options → Max Response Size (a 1.3 KB answer)',
 		[
 			['0.001', '0.001 MB', TOO_LARGE],
@@ -196,6 +216,15 @@ const PARAMETERS: Row[] = [
 			['null', 'error', noValue('Timeout')],
 		],
 		get((value) => ({ serviceId: 'srv-1', options: { timeout: value } }), ids, 'hang'),
+	),
+	...rows(
+		'Services: Get',
+		'Options → Listing Time Limit (a server that never answers)',
+		[
+			['"0.001"', '0.001 min (60 ms)', LISTING_TIMED_OUT],
+			['null', 'error', noValue('Listing Time Limit')],
+		],
+		get((value) => ({ serviceId: 'srv-1', options: { listingTimeLimit: value } }), ids, 'hang'),
 	),
 	...rows(
 		'Services: Get',
@@ -264,6 +293,16 @@ const PARAMETERS: Row[] = [
 	),
 	...rows(
 		'Services Trigger',
+		'Options → Listing Time Limit (a server that never answers)',
+		[
+			['"0.001"', '0.001 min (60 ms)', LISTING_TIMED_OUT],
+			['""', 'error', listingLimitRefused('the text ""')],
+			['null', 'error', noValue('Listing Time Limit')],
+		],
+		trigger((value) => ({ options: { listingTimeLimit: value } }), events, 'hang'),
+	),
+	...rows(
+		'Services Trigger',
 		'Options → Max Response Size (a 1.3 KB answer)',
 		[
 			['"0.001"', '0.001 MB', TOO_LARGE],
@@ -286,6 +325,28 @@ const PARAMETERS: Row[] = [
 		'Confirm Mass Removals (every service gone)',
 		switchCases('Confirm Mass Removals', 'nothing reported', ALL_REMOVED),
 		trigger((value) => ({ confirmMassRemoval: value }), events, 'emptied'),
+	),
+	...rows(
+		'Services Trigger',
+		'Resync → At Start (the first poll)',
+		switchCases('At Start', 'resync of all 5 services', 'nothing reported'),
+		activation((value) => ({ resync: { onStart: value } }), resynced),
+	),
+	...rows(
+		'Services Trigger',
+		'Resync → Every (Hours) (the second poll, right after the first)',
+		[
+			['24', '24 hours', `${ALL_EVENTS} (no resync yet)`],
+			['"0.25"', '15 minutes', `${ALL_EVENTS} (no resync yet)`],
+			['0.0167', 'one minute', `${ALL_EVENTS} (no resync yet)`],
+			['0.01', 'error', 'error: "Every (Hours)" must be at least 0.0167 (one minute), not 0.01'],
+			['0', 'error', hoursRefused('the number 0')],
+			['-1', 'error', hoursRefused('the number -1')],
+			['"daily"', 'error', hoursRefused('the text "daily"')],
+			['9000', 'error', 'error: "Every (Hours)" must be at most 8,760 hours (a year), not 9000'],
+			['null', 'error', noValue('Every (Hours)')],
+		],
+		trigger((value) => ({ resync: { intervalHours: value } }), (items) => `${events(items)}${items.some((item) => item.event === 'resync') ? '' : ' (no resync yet)'}`),
 	),
 ];
 
@@ -381,7 +442,7 @@ describe('docs/parameters.md', () => {
 	});
 
 	test('every parameter of both nodes and the credential has rows', () => {
-		const parameters = new Set(TABLE.map((row) => `${row.section}: ${row.parameter.replace(/ \(.*/, '')}`));
+		const parameters = new Set(TABLE.map((row) => `${row.section}: ${row.parameter.replace(/ \([^()]*\)$/, '')}`));
 		expect([...parameters]).toEqual([
 			'Services: List: Return All',
 			'Services: List: Limit',
@@ -389,11 +450,13 @@ describe('docs/parameters.md', () => {
 			'Services: List: Filters → Status',
 			'Services: List: Filters → Search',
 			'Services: List: Options → Timeout',
+			'Services: List: Options → Listing Time Limit',
 			'Services: List: Options → Max Response Size',
 			'Services: List: Options → Retry on Rate Limit',
 			'Services: Get: Service',
 			'Services: Get: Simplify',
 			'Services: Get: Options → Timeout',
+			'Services: Get: Options → Listing Time Limit',
 			'Services: Get: Options → Max Response Size',
 			'Services: Get: Options → Retry on Rate Limit',
 			'Services Trigger: Trigger On',
@@ -401,9 +464,12 @@ describe('docs/parameters.md', () => {
 			'Services Trigger: Filters → Status',
 			'Services Trigger: Filters → Search',
 			'Services Trigger: Options → Timeout',
+			'Services Trigger: Options → Listing Time Limit',
 			'Services Trigger: Options → Max Response Size',
 			'Services Trigger: Options → Retry on Rate Limit',
 			'Services Trigger: Confirm Mass Removals',
+			'Services Trigger: Resync → At Start',
+			'Services Trigger: Resync → Every (Hours)',
 			'Credential: API Key',
 			'Credential: Base URL',
 		]);

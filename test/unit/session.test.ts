@@ -1,7 +1,8 @@
 /**
  * The session contract the listing codes against (openApiSession / ApiSession.get), through n8n's
  * engine with a small probe node, against real local servers: same-origin absolute targets, the key
- * never sent to another origin, and one deadline for everything fetched through one session.
+ * never sent to another origin, a Timeout per request and one time limit for everything fetched
+ * through one session.
  */
 import type { Text } from '../../nodes/shared/text/text';
 import { own } from '../../nodes/shared/text/text';
@@ -35,7 +36,10 @@ const probe: INodeType = {
 				name: 'options',
 				type: 'collection',
 				default: {},
-				options: [{ displayName: 'Timeout', name: 'timeout', type: 'number', default: 30000 }],
+				options: [
+					{ displayName: 'Timeout', name: 'timeout', type: 'number', default: 30000 },
+					{ displayName: 'Listing Time Limit', name: 'listingTimeLimit', type: 'number', default: 30 },
+				],
 			},
 		],
 	},
@@ -98,11 +102,17 @@ test('an absolute URL of another origin is an error naming it, and the key goes 
 	expect(result.serialized).not.toContain(KEY);
 });
 
-test('one deadline for the whole session: two slow pages together exceed the Timeout', async () => {
+test('Timeout per request, one Listing Time Limit for the whole session: slow pages each within the Timeout pass, the session is cut at its limit', async () => {
 	const server = await startLocalServer({ handler: answer(1, 400) });
+	// Two pages of 400 ms each: 800 ms together, each within a Timeout of 600 ms (0.4.0: one deadline, cut).
+	const passed = await runProbe(server.origin, '/a,/b', { timeout: 600 });
+	expect(passed.error).toBeUndefined();
+	expect(passed.items).toHaveLength(2);
+
 	const started = Date.now();
-	const result = await runProbe(server.origin, '/a,/b', { timeout: 600 });
-	expect(result.error?.message).toBe('The platform did not answer within 600 ms');
-	expect(server.seen).toHaveLength(2);
-	expect(Date.now() - started).toBeLessThan(600 + 500);
+	const cut = await runProbe(server.origin, '/a,/b,/c', { timeout: 600, listingTimeLimit: 0.01 });
+	expect(cut.error?.message).toBe('The listing did not finish within the Listing Time Limit (600 ms)');
+	expect(cut.error?.description).toMatch(/after 600 ms \(on page 2, after 1 page\(s\)\)\. Raise "Listing Time Limit" under Options \(the time for the whole listing/);
+	expect(server.seen).toHaveLength(2 + 2);
+	expect(Date.now() - started).toBeLessThan(600 + 2000);
 });

@@ -195,29 +195,55 @@ describe('decodeText', () => {
 
 describe('readRequestLimits reads the Options of every kind of context', () => {
 	const options = { timeout: 5000, maxResponseSize: 2, retryOnRateLimit: false };
-	const expected = { timeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024, retryOnRateLimit: false };
+	// Without a Listing Time Limit of the user's: 30 min for the whole listing (each request 5 s).
+	const expected = { timeoutMs: 5000, listingTimeMs: 1_800_000, maxResponseBytes: 2 * 1024 * 1024, retryOnRateLimit: false };
 	const as = (context: object) => context as unknown as ApiContext;
+	const poll = (budget: (() => number) | undefined, given: object = options) =>
+		as({ getActivationMode: () => 'activate', ...(budget && { getPollBudgetMs: budget }), getNodeParameter: () => given });
 
 	test('execute: per item', () => {
 		const context = as({ getInputData: () => [], getNodeParameter: (_name: string, itemIndex: number) => (itemIndex === 1 ? options : {}) });
 		expect(readRequestLimits.call(context, 1)).toEqual(expected);
 		expect(readRequestLimits.call(context, 0)).toEqual(DEFAULT_LIMITS);
+		expect(DEFAULT_LIMITS).toMatchObject({ timeoutMs: 30_000, listingTimeMs: 1_800_000 });
 	});
 
-	test('poll on n8n 2.x: Options, and the timeout within the poll budget', () => {
-		const context = as({ getActivationMode: () => 'activate', getPollBudgetMs: () => 3000, getNodeParameter: () => options });
-		// The budget, not the Timeout, set the time: the limits say so, for the error text.
-		expect(readRequestLimits.call(context, 0)).toEqual({ ...expected, timeoutMs: 2700, pollBudgetMs: 3000 });
+	test('Timeout is per request; Listing Time Limit (minutes) bounds the whole listing', () => {
+		const withOptions = (value: object) => as({ getInputData: () => [], getNodeParameter: () => value });
+		expect(readRequestLimits.call(withOptions({ timeout: 5000, listingTimeLimit: 2.5 }), 0)).toMatchObject({ timeoutMs: 5000, listingTimeMs: 150_000 });
+		expect(readRequestLimits.call(withOptions({ listingTimeLimit: '0.01' }), 0)).toMatchObject({ timeoutMs: 30_000, listingTimeMs: 600 });
+		// A Timeout set before 0.5.0, when it bounded the whole listing: never a shorter listing than it allowed then.
+		expect(readRequestLimits.call(withOptions({ timeout: 7_200_000 }), 0)).toMatchObject({ timeoutMs: 7_200_000, listingTimeMs: 7_200_000 });
+		// A Listing Time Limit set by the user is taken as given, also below the Timeout.
+		expect(readRequestLimits.call(withOptions({ timeout: 7_200_000, listingTimeLimit: 1 }), 0)).toMatchObject({ listingTimeMs: 60_000 });
 	});
 
-	test('poll whose budget leaves the whole Timeout: the Timeout is the limit named', () => {
-		const context = as({ getActivationMode: () => 'activate', getPollBudgetMs: () => 3_600_000, getNodeParameter: () => options });
-		expect(readRequestLimits.call(context, 0)).toEqual(expected);
+	test.each([
+		[0, '"Listing Time Limit" must be a number greater than 0, not the number …'],
+		['', '"Listing Time Limit" must be a number greater than 0, not the text "…"'],
+		[null, '"Listing Time Limit" got no value: its expression gave null'],
+		[undefined, '"Listing Time Limit" got no value: its expression gave undefined'],
+		[1441, '"Listing Time Limit" must be at most 1,440 minutes (one day), not …'],
+	])('Listing Time Limit %p is a parameter error', (value, message) => {
+		const context = as({ getInputData: () => [], getNodeParameter: () => ({ listingTimeLimit: value }) });
+		expect(() => readRequestLimits.call(context, 0)).toThrow(message);
 	});
 
-	test('poll on n8n 1.x (no poll budget): Options still apply', () => {
-		const context = as({ getActivationMode: () => 'activate', getNodeParameter: () => options });
-		expect(readRequestLimits.call(context, 0)).toEqual(expected);
+	test('poll on n8n 2.x: the whole listing within the poll budget, which the limits then name', () => {
+		expect(readRequestLimits.call(poll(() => 3000), 0)).toEqual({ ...expected, listingTimeMs: 2700, pollBudget: { budgetMs: 3000, fromN8n: true } });
+		// Durable scheduling's 36 s of a 45 s N8N_SCHEDULER_POLL_TIMEOUT: the listing ends at 32.4 s, each request still 5 s.
+		expect(readRequestLimits.call(poll(() => 36_000), 0)).toMatchObject({ timeoutMs: 5000, listingTimeMs: 32_400 });
+		// Regular mode: n8n 2.x gives a poll 5 min.
+		expect(readRequestLimits.call(poll(() => 300_000), 0)).toMatchObject({ timeoutMs: 5000, listingTimeMs: 295_000 });
+	});
+
+	test('poll whose budget leaves the whole Listing Time Limit: that limit is the one named', () => {
+		expect(readRequestLimits.call(poll(() => 3_600_000), 0)).toEqual(expected);
+		expect(readRequestLimits.call(poll(() => 300_000, { ...options, listingTimeLimit: 1 }), 0)).toEqual({ ...expected, listingTimeMs: 60_000 });
+	});
+
+	test('poll on n8n 1.x (no poll budget): Options still apply, and a poll keeps to the 5 min n8n 2.x gives one', () => {
+		expect(readRequestLimits.call(poll(undefined), 0)).toEqual({ ...expected, listingTimeMs: 295_000, pollBudget: { budgetMs: 300_000, fromN8n: false } });
 	});
 
 	test('a Timeout over a day or a Max Response Size over 1024 MB is a parameter error naming the maximum', () => {

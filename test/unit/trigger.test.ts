@@ -77,7 +77,7 @@ describe('node description', () => {
 		expect(new ServicesTrigger().poll).toBeInstanceOf(Function);
 	});
 
-	it('offers the four events, the shared filters and simplify, and a timeout', () => {
+	it('offers the four events, the shared filters and simplify, and the time limits', () => {
 		const byName = Object.fromEntries(description.properties.map((p) => [p.name, p]));
 		expect(byName.events).toMatchObject({ type: 'multiOptions', required: true });
 		expect(byName.events.options?.map((o) => (o as { value: string }).value).sort()).toEqual([
@@ -88,7 +88,7 @@ describe('node description', () => {
 		]);
 		expect(byName.filters.options?.map((o) => (o as { name: string }).name).sort()).toEqual(['search', 'status']);
 		expect(byName.simplify).toMatchObject({ type: 'boolean', default: true });
-		expect(byName.options.options?.map((o) => (o as { name: string }).name)).toEqual(['timeout', 'maxResponseSize', 'retryOnRateLimit']);
+		expect(byName.options.options?.map((o) => (o as { name: string }).name)).toEqual(['timeout', 'listingTimeLimit', 'maxResponseSize', 'retryOnRateLimit']);
 	});
 
 	it('has a codex file naming the node type', () => {
@@ -121,6 +121,9 @@ describe('manual mode: Fetch test event', () => {
 			},
 			previous: null,
 			detectedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+			eventId: expect.stringMatching(/^[0-9a-f]{24}$/),
+			seq: expect.any(Number),
+			redelivered: false,
 		});
 	});
 
@@ -200,7 +203,7 @@ describe('scheduled polls with state kept between them', () => {
 		const activation = await poller.tick({ activation: true });
 		expect(activation.emitted).toBeNull();
 		expect(activation.error).toBeUndefined();
-		expect(activation.staticData['node:Services Trigger']).toMatchObject({ stateVersion: 2, credentialId: 'cred-1' });
+		expect(activation.staticData['node:Services Trigger']).toMatchObject({ stateVersion: 3, credentialId: 'cred-1' });
 		expect(Object.keys((activation.staticData['node:Services Trigger'] as IDataObject).services as object)).toEqual(
 			services.map((s) => s.id_service),
 		);
@@ -402,6 +405,9 @@ describe('scheduled polls with state kept between them', () => {
 				service: expect.objectContaining({ id_service: active[0].id_service, status: 'suspended' }),
 				previous: { status: 'active' },
 				detectedAt: expect.any(String),
+				eventId: expect.stringMatching(/^[0-9a-f]{24}$/),
+				seq: expect.any(Number),
+				redelivered: false,
 			},
 		]);
 		// The pending change of the other service and the new one were recorded, not emitted later.
@@ -539,7 +545,7 @@ describe('no removal storm: a mass removal is confirmed by the next poll before 
 			const second = await activated(other);
 			listing([]);
 			const marked = await second.tick();
-			expect(marked.staticData[STATE_KEY]).toMatchObject({ massRemovalUnconfirmed: true });
+			expect(marked.staticData[STATE_KEY]).toMatchObject({ massRemovalUnconfirmed: { count: services.length, hash: expect.stringMatching(/^[0-9a-f]{32}$/) } });
 			jest.isolateModules(() => {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports
 				const fresh = require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => ServicesTrigger };

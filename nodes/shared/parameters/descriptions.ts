@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS } from './limits';
+import { DEFAULT_LISTING_TIME_LIMIT_MIN, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS } from './limits';
 
 /** Parameters the Services node's List and the Services Trigger share, so both read them the same way. */
 export const serviceFiltersProperty: INodeProperties = {
@@ -54,9 +54,19 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_MS,
-			hint: 'In milliseconds: 30000 is 30 seconds',
+			hint: 'In milliseconds, for each request: 30000 is 30 seconds',
 			description:
-				'How long the whole request may take, in milliseconds: connecting, waiting, reading the answer, retries and all pages. In the trigger it also stays within n8n\'s time for one poll.',
+				'How long each request to the platform may take, in milliseconds: connecting, waiting and reading its answer (one page of a listing; a retry is a new request). The whole listing has Listing Time Limit.',
+		},
+		{
+			displayName: 'Listing Time Limit',
+			name: 'listingTimeLimit',
+			type: 'number',
+			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			default: DEFAULT_LISTING_TIME_LIMIT_MIN,
+			hint: 'In minutes, for the whole listing: every page, retry and wait',
+			description:
+				"How long reading the whole listing may take, in minutes: every page, retry and wait together. Without it, 30 minutes (or the Timeout, if longer). In the trigger it also stays within n8n's time for one poll.",
 		},
 		{
 			displayName: 'Max Response Size',
@@ -75,7 +85,7 @@ export const requestOptionsProperty: INodeProperties = {
 			validateType: 'boolean',
 			default: true,
 			description:
-				'Whether to retry automatically when the platform answers 429 (rate limit), 502, 503 or 504: up to 3 times a page and 10 times a listing, waiting as the platform asks (Retry-After) or 0.5 to 4 s, never past the Timeout',
+				'Whether to retry automatically when the platform answers 429 (rate limit), 502, 503 or 504: up to 3 times a page and 10 times a listing, waiting as the platform asks (Retry-After) or 0.5 to 4 s, never longer than the Timeout nor past the Listing Time Limit',
 		},
 	],
 };

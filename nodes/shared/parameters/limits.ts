@@ -3,19 +3,35 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n
 import { option, parameterReader, requireCollection, requirePositiveNumber, requireSwitch } from './parameters';
 import { own, text, thousands } from '../text/text';
 
+/** One request: 30 s without its whole answer is a platform in trouble, on any real network (docs/parameters.md). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * The whole listing: the page cap (1,000 pages) at 1.8 s a page. A new connection per page costs about
+ * 0.6 s at an 80 ms round trip (measured, docs/performance.md), so this holds at three times that.
+ */
+export const DEFAULT_LISTING_TIME_LIMIT_MIN = 30;
 /** 100,000 services are about 25 MB of JSON; 64 MB leaves room and stays far below what hurts n8n. */
 export const DEFAULT_MAX_RESPONSE_MB = 64;
+/**
+ * A poll's budget where n8n gives none (n8n 1.x has no getPollBudgetMs): n8n 2.x's own default for a
+ * poll outside durable scheduling, so a poll never runs much longer on 1.x than on 2.x.
+ */
+export const ASSUMED_POLL_BUDGET_MS = 300_000;
 
 export interface RequestLimits {
-	/** Total time for everything fetched through one session: connect, headers, bodies, retries, pages. */
+	/** Time for one request (a page, a retry): connect, TLS, headers and its whole body. */
 	timeoutMs: number;
+	/** Total time for everything fetched through one session: every page, retry and wait between them. */
+	listingTimeMs: number;
 	/** Most bytes read for everything fetched through one session (all pages of a listing), after decompression. */
 	maxResponseBytes: number;
-	/** Retry 429, 502, 503 and 504 (at most 3 times a request and 10 a session, never past the timeout). */
+	/** Retry 429, 502, 503 and 504 (at most 3 times a request and 10 a session, never past the time limits). */
 	retryOnRateLimit: boolean;
-	/** Set when n8n's poll budget, not the user's Timeout, set `timeoutMs`: the error then names the budget. */
-	pollBudgetMs?: number;
+	/**
+	 * Set when the poll's budget, not the Listing Time Limit, set `listingTimeMs`: the error then names the
+	 * budget (`fromN8n`: n8n's getPollBudgetMs; else ASSUMED_POLL_BUDGET_MS on n8n 1.x).
+	 */
+	pollBudget?: { budgetMs: number; fromN8n: boolean };
 }
 
 /**
@@ -35,8 +51,10 @@ export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFuncti
 
 /** Timers cannot wait longer than 2^31-1 ms (24.8 days); a day is far beyond any listing. */
 const MAX_TIMEOUT_MS = 86_400_000;
+const MAX_LISTING_TIME_LIMIT_MIN = 1440;
 /** Beyond this the body no longer fits comfortably in one n8n process next to the items built from it. */
 const MAX_RESPONSE_MB = 1024;
+const NOT_SET = Symbol('not set');
 
 /** What remains of n8n's poll budget for our own clear timeout error (n8n abandons the poll at the budget). */
 export function pollTimeoutMs(timeoutMs: number, budgetMs: number | undefined): number {
@@ -46,21 +64,38 @@ export function pollTimeoutMs(timeoutMs: number, budgetMs: number | undefined): 
 }
 
 /**
- * The Options collection (Timeout, Max Response Size, Retry on Rate Limit) as limits. In a poll, the
- * timeout also stays inside n8n's poll budget. A loadOptions/listSearch call uses the defaults.
+ * The whole listing's bound without a Listing Time Limit of the user's: the default, or the Timeout if
+ * longer. Until 0.4.0 the Timeout bounded the whole listing; so a listing that completed within a
+ * Timeout then still completes with the same Timeout now (each request within it, all within it).
+ */
+export function defaultListingTimeMs(timeoutMs: number): number {
+	return Math.max(DEFAULT_LISTING_TIME_LIMIT_MIN * 60_000, timeoutMs);
+}
+
+/**
+ * The Options collection (Timeout, Listing Time Limit, Max Response Size, Retry on Rate Limit) as
+ * limits. In a poll, the whole listing also stays inside the poll's budget. A loadOptions/listSearch
+ * call uses the defaults.
  */
 export function readRequestLimits(this: ApiContext, itemIndex: number): RequestLimits {
 	// A loadOptions/listSearch call has no Options of its own: the defaults.
 	if (!('getInputData' in this) && !('getActivationMode' in this)) return DEFAULT_LIMITS;
 	const read = parameterReader(this, itemIndex);
-	// A poll's budget: n8n 1.x has none (getPollBudgetMs came with 2.x).
-	const budgetMs = 'getPollBudgetMs' in this && typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
 	const options = requireCollection(read('options', {}, { skipValidation: true }), own('Options'));
 	const timeoutMs = requirePositiveNumber(option(options, 'timeout', DEFAULT_TIMEOUT_MS), {
 		label: own('Timeout'),
 		example: text`${DEFAULT_TIMEOUT_MS} (milliseconds: 30 seconds)`,
 		max: { value: MAX_TIMEOUT_MS, text: text`${thousands(MAX_TIMEOUT_MS)} milliseconds (one day)` },
 	});
+	const listingOption = option(options, 'listingTimeLimit', NOT_SET);
+	const listingMinutes =
+		listingOption === NOT_SET
+			? undefined
+			: requirePositiveNumber(listingOption, {
+					label: own('Listing Time Limit'),
+					example: text`${DEFAULT_LISTING_TIME_LIMIT_MIN} (minutes)`,
+					max: { value: MAX_LISTING_TIME_LIMIT_MIN, text: text`${thousands(MAX_LISTING_TIME_LIMIT_MIN)} minutes (one day)` },
+				});
 	const maxResponseMb = requirePositiveNumber(option(options, 'maxResponseSize', DEFAULT_MAX_RESPONSE_MB), {
 		label: own('Max Response Size'),
 		example: text`${DEFAULT_MAX_RESPONSE_MB} (MB)`,
@@ -70,18 +105,30 @@ export function readRequestLimits(this: ApiContext, itemIndex: number): RequestL
 	const retry = requireSwitch(option(options, 'retryOnRateLimit', true), own('Retry on Rate Limit'), () =>
 		option(requireCollection(read('options', {}), own('Options')), 'retryOnRateLimit', true),
 	);
-	const userTimeoutMs = Math.ceil(timeoutMs);
-	const effectiveTimeoutMs = pollTimeoutMs(userTimeoutMs, budgetMs);
-	return {
-		timeoutMs: effectiveTimeoutMs,
+	const requestMs = Math.ceil(timeoutMs);
+	const listingMs = listingMinutes === undefined ? defaultListingTimeMs(requestMs) : Math.ceil(listingMinutes * 60_000);
+	const limits: RequestLimits = {
+		timeoutMs: requestMs,
+		listingTimeMs: listingMs,
 		maxResponseBytes: Math.ceil(maxResponseMb * 1024 * 1024),
 		retryOnRateLimit: retry,
-		...(effectiveTimeoutMs < userTimeoutMs ? { pollBudgetMs: budgetMs } : {}),
 	};
+	return 'getActivationMode' in this ? withinPollBudget(limits, this as IPollFunctions) : limits;
+}
+
+/** A poll's whole listing ends 10% (at most 5 s) before its budget, so its error is the node's own, not n8n's abandonment. */
+function withinPollBudget(limits: RequestLimits, context: IPollFunctions): RequestLimits {
+	// n8n 1.x has no getPollBudgetMs (it came with 2.x, which always gives one: 5 min, or less in durable mode).
+	const given = 'getPollBudgetMs' in context && typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	const budgetMs = given ?? ASSUMED_POLL_BUDGET_MS;
+	const listingTimeMs = pollTimeoutMs(limits.listingTimeMs, budgetMs);
+	if (listingTimeMs >= limits.listingTimeMs) return limits;
+	return { ...limits, listingTimeMs, pollBudget: { budgetMs, fromN8n: given !== undefined } };
 }
 
 export const DEFAULT_LIMITS: RequestLimits = {
 	timeoutMs: DEFAULT_TIMEOUT_MS,
+	listingTimeMs: defaultListingTimeMs(DEFAULT_TIMEOUT_MS),
 	maxResponseBytes: DEFAULT_MAX_RESPONSE_MB * 1024 * 1024,
 	retryOnRateLimit: true,
 };

@@ -24,8 +24,8 @@ import {
 
 /**
  * One HTTP exchange of a session: send one GET through n8n's authenticated helper, read its body
- * (JSON, under the byte cap, before the deadline), and say in words why either failed. Redirects,
- * retries and the session's deadline are transport.ts's.
+ * (JSON, under the byte cap, before the request's deadline), and say in words why either failed.
+ * Redirects, retries and the session's time are transport.ts's.
  */
 
 export const CREDENTIAL_TYPE = 'servicePlatformApi';
@@ -42,6 +42,25 @@ export interface Exchange {
 	remainingMs: () => number;
 }
 
+/**
+ * When one request must end: its Timeout, or the end of the listing's time if that comes first. The
+ * bound says which, so the error names the limit to raise.
+ */
+export interface Deadline {
+	signal: AbortSignal;
+	bound: 'request' | 'listing';
+	/** Milliseconds the request was given (the safety net of n8n's own timeout goes a little beyond). */
+	ms: number;
+}
+
+/** The deadline of the request starting now: the Timeout, or what is left of the listing's time when less. */
+export function requestDeadline(exchange: Exchange): Deadline {
+	const left = Math.max(1, exchange.remainingMs());
+	const { timeoutMs } = exchange.limits;
+	const ms = Math.min(timeoutMs, left);
+	return { signal: AbortSignal.timeout(ms), bound: timeoutMs < left ? 'request' : 'listing', ms };
+}
+
 export interface RawResponse {
 	body: unknown;
 	headers: Record<string, string | string[] | undefined>;
@@ -49,7 +68,7 @@ export interface RawResponse {
 }
 
 /** One GET through n8n's authenticated request helper: the credential's `authenticate` adds the key. */
-export async function sendGet(exchange: Exchange, url: string, action: Text, deadline: AbortSignal): Promise<RawResponse> {
+export async function sendGet(exchange: Exchange, url: string, action: Text, deadline: Deadline): Promise<RawResponse> {
 	const host = new URL(url).host;
 	const options: IHttpRequestOptions = {
 		method: 'GET',
@@ -62,9 +81,9 @@ export async function sendGet(exchange: Exchange, url: string, action: Text, dea
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		// A safety net only: the session's deadline (raced below) ends the request first and names it.
-		timeout: Math.max(1, exchange.remainingMs()) + 1000,
-		abortSignal: deadline,
+		// A safety net only: the request's deadline (raced below) ends the request first and names it.
+		timeout: deadline.ms + 1000,
+		abortSignal: deadline.signal,
 	};
 	const request = exchange.context.helpers.httpRequestWithAuthentication.call(
 		exchange.context,
@@ -79,21 +98,22 @@ export async function sendGet(exchange: Exchange, url: string, action: Text, dea
 }
 
 /** A failure below HTTP (connect, TLS, reset, deadline) in words. */
-export function transportFailure(exchange: Exchange, error: unknown, { host, action, deadline }: { host: string; action: Text; deadline: AbortSignal }): DescribedError {
-	if (deadline.aborted || error instanceof DeadlineReachedError) return deadlineError(exchange, host, action);
+export function transportFailure(exchange: Exchange, error: unknown, { host, action, deadline }: { host: string; action: Text; deadline: Deadline }): DescribedError {
+	if (deadline.signal.aborted || error instanceof DeadlineReachedError) return deadlineError(exchange, deadline, host, action);
 	const { timeoutMs } = exchange.limits;
 	return new DescribedError(...textOf(describeTransportFailure(errorCode(error), { host, timeoutMs, detail: errorDetail(error) })));
 }
 
-function deadlineError(exchange: Exchange, host: string, action: Text): DescribedError {
-	return new DescribedError(...textOf(describeDeadline({ timeoutMs: exchange.limits.timeoutMs, pollBudgetMs: exchange.limits.pollBudgetMs, host, action })));
+function deadlineError(exchange: Exchange, deadline: Deadline, host: string, action: Text): DescribedError {
+	const { limits, used } = exchange;
+	return new DescribedError(...textOf(describeDeadline({ bound: deadline.bound, limits, pagesRead: used.pagesRead, host, action })));
 }
 
 export async function readJsonBody(
 exchange: Exchange,
 	rawBody: unknown,
 	headers: Record<string, string | undefined>,
-	{ statusCode, url, action, deadline }: { statusCode: number; url: string; action: Text; deadline: AbortSignal },
+	{ statusCode, url, action, deadline }: { statusCode: number; url: string; action: Text; deadline: Deadline },
 ): Promise<unknown> {
 	const host = new URL(url).host;
 	const contentType = headers['content-type'];
@@ -102,7 +122,7 @@ exchange: Exchange,
 		const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
 		// What is left of the session's cap: a page is cut off as soon as the listing reaches it.
 		const maxBytes = Math.max(0, exchange.limits.maxResponseBytes - exchange.used.bytesRead);
-		const buffer = await readBody(rawBody, { maxBytes, deadline, expectedBytes });
+		const buffer = await readBody(rawBody, { maxBytes, deadline: deadline.signal, expectedBytes });
 		exchange.used.bytesRead += buffer.length;
 		exchange.used.pagesRead++;
 		const text = decodeText(buffer, contentType);
@@ -116,7 +136,7 @@ exchange: Exchange,
 function bodyFailure(
 exchange: Exchange,
 	error: unknown,
-	context: { headers: Record<string, string | undefined>; statusCode: number; host: string; action: Text; deadline: AbortSignal },
+	context: { headers: Record<string, string | undefined>; statusCode: number; host: string; action: Text; deadline: Deadline },
 ): DescribedError {
 	const { headers, statusCode, host, action } = context;
 	if (error instanceof DescribedError) return error;
@@ -128,7 +148,7 @@ exchange: Exchange,
 		const text = describeUndecodableText({ charset: error.charset, known: error.known, contentType: headers['content-type'] });
 		return new HttpStatusError(text, statusCode);
 	}
-	if (isDecompressionError(errorCode(error)) && !context.deadline.aborted) {
+	if (isDecompressionError(errorCode(error)) && !context.deadline.signal.aborted) {
 		const text = describeUndecodableEncoding({ encoding: headers['content-encoding'], host, detail: errorDetail(error) });
 		return new HttpStatusError(text, statusCode);
 	}
@@ -163,7 +183,7 @@ function parseJson(text: string, contentType: string | undefined, status: number
 }
 
 /** Settles with `promise`, or rejects when `deadline` fires first; a late result goes to `onLate`. */
-function untilDeadline<T>(promise: Promise<T>, deadline: AbortSignal, onLate: (value: T) => void): Promise<T> {
+function untilDeadline<T>(promise: Promise<T>, { signal: deadline }: Deadline, onLate: (value: T) => void): Promise<T> {
 	return new Promise<T>((resolve, reject) => {
 		const onAbort = () => {
 			reject(new DeadlineReachedError());

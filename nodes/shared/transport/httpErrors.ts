@@ -1,3 +1,4 @@
+import type { RequestLimits } from '../parameters/limits';
 import { isJsonObject } from '../text/json';
 import type { ErrorText } from '../text/errors';
 import { formatDuration, RETRY_HINT } from '../text/errors';
@@ -98,11 +99,28 @@ export function describeRetryBudgetSpent(context: {
 	};
 }
 
-export function describeRetryTooLong(context: { status: number; waitMs: number; remainingMs: number; timeoutMs: number }): ErrorText {
-	return {
-		message: text`The platform asks to wait ${formatDuration(context.waitMs)} (HTTP ${context.status}), longer than the time left`,
-		description: text`Only ${formatDuration(Math.max(0, context.remainingMs))} of the Timeout (${formatDuration(context.timeoutMs)}) were left, so the node did not wait. Run the workflow later, run it less often, or raise "Timeout" under Options above the wait the platform asks for.`,
-	};
+/** A wait the node does not make: longer than the Timeout (a retry's most), or than what is left of the listing's time. */
+export function describeRetryTooLong(context: {
+	status: number;
+	waitMs: number;
+	remainingMs: number;
+	limits: Pick<RequestLimits, 'timeoutMs' | 'listingTimeMs' | 'pollBudget'>;
+}): ErrorText {
+	const { limits } = context;
+	const message = text`The platform asks to wait ${formatDuration(context.waitMs)} (HTTP ${context.status}), longer than the time left`;
+	const later = own('Run the workflow later, run it less often, or');
+	if (context.waitMs > limits.timeoutMs) {
+		return {
+			message,
+			description: text`A retry waits at most the Timeout (${formatDuration(limits.timeoutMs)}), so the node did not wait. ${later} raise "Timeout" under Options above the wait the platform asks for.`,
+		};
+	}
+	const left = formatDuration(Math.max(0, context.remainingMs));
+	const description =
+		limits.pollBudget === undefined
+			? text`Only ${left} of the Listing Time Limit (${formatDuration(limits.listingTimeMs)}) were left, so the node did not wait. ${later} raise "Listing Time Limit" under Options.`
+			: text`Only ${left} of the time for this poll (${formatDuration(limits.listingTimeMs)}, within the poll's budget of ${formatDuration(limits.pollBudget.budgetMs)}) were left, so the node did not wait. The next poll tries again.`;
+	return { message, description };
 }
 
 /** A redirect the node does not follow; `location` as the server sent it (foreign: quoted redacted, then bounded). */

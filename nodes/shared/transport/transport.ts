@@ -3,7 +3,7 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
 import { DescribedError, HttpStatusError, toNodeError } from '../text/errors';
 import type { Exchange } from './exchange';
-import { CREDENTIAL_TYPE, lowerCaseHeaders, readErrorMessage, readJsonBody, sendGet, textOf } from './exchange';
+import { CREDENTIAL_TYPE, lowerCaseHeaders, readErrorMessage, readJsonBody, requestDeadline, sendGet, textOf } from './exchange';
 import {
 	describeCrossOrigin,
 	describeHttpStatus,
@@ -28,12 +28,14 @@ import { describeTransportFailure } from './transportErrors';
 
 /**
  * The session: opens it from the credential, and walks one request through same-origin redirects and
- * retries within the session's deadline. One exchange (send, read the body) is exchange.ts's.
+ * retries. Two times bound it: each request its Timeout, the whole session (a listing, all its pages,
+ * retries and waits) its Listing Time Limit, in a poll within the poll's budget. One exchange (send,
+ * read the body) is exchange.ts's.
  */
 
 export { CREDENTIAL_TYPE } from './exchange';
 export type { ApiContext } from '../parameters/limits';
-export { DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits } from '../parameters/limits';
+export { DEFAULT_LISTING_TIME_LIMIT_MIN, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits } from '../parameters/limits';
 export type { RequestLimits } from '../parameters/limits';
 
 const MAX_SAME_ORIGIN_REDIRECTS = 5;
@@ -57,8 +59,9 @@ export interface ApiSession {
 	 * target: the node's own path (`{ path: SERVICES_PATH }`, joined to baseUrl and quoted as the node's
 	 * wording, quotedUrl.ts) or an absolute URL, which must be same-origin as baseUrl (else a clear
 	 * error naming it; the key is never sent elsewhere).
-	 * action: what the caller does, for texts, e.g. 'list services'. Deadline, byte cap and retries
-	 * are the session's: they apply to everything fetched through it (a whole paged listing).
+	 * action: what the caller does, for texts, e.g. 'list services'. Each request has the Timeout; the
+	 * listing's time, byte cap and retries are the session's: they apply to everything fetched through
+	 * it (a whole paged listing).
 	 * Failures are thrown as finished n8n errors (redacted, with itemIndex).
 	 */
 	get(target: string | { path: Text }, options: { action: Text }): Promise<ApiResponse>;
@@ -125,7 +128,7 @@ class HttpSession implements ApiSession {
 	) {
 		this.baseUrl = options.baseUrl;
 		this.origin = new URL(options.baseUrl).origin;
-		this.deadlineAt = this.startedAt + options.limits.timeoutMs;
+		this.deadlineAt = this.startedAt + options.limits.listingTimeMs;
 		this.exchange = { context, limits: options.limits, used: this.used, remainingMs: () => this.remainingMs() };
 	}
 
@@ -175,7 +178,7 @@ class HttpSession implements ApiSession {
 		let requested = start;
 		let redirects = 0;
 		for (;;) {
-			const deadline = AbortSignal.timeout(Math.max(1, this.remainingMs()));
+			const deadline = requestDeadline(this.exchange);
 			const url = requested.href;
 			const response = await sendGet(this.exchange, url, action, deadline);
 			const { statusCode } = response;
@@ -207,7 +210,8 @@ class HttpSession implements ApiSession {
 				if (retryable && !budgetSpent) {
 					discardBody(response.body);
 					const waitMs = retryDelayMs(retried.count, retryAfterMs);
-					if (waitMs < this.remainingMs()) {
+					// A retry waits at most the Timeout (the time the node gives one answer), and never past the listing's time.
+					if (waitMs <= limits.timeoutMs && waitMs < this.remainingMs()) {
 						const cancel = 'getExecutionCancelSignal' in this.context ? this.context.getExecutionCancelSignal() : undefined;
 						if (!(await pause(waitMs, cancel))) {
 							throw new DescribedError(...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })));
@@ -217,13 +221,10 @@ class HttpSession implements ApiSession {
 						continue;
 					}
 					if (retryAfterMs !== undefined) {
-						throw new HttpStatusError(
-							describeRetryTooLong({ status: statusCode, waitMs, remainingMs: this.remainingMs(), timeoutMs: limits.timeoutMs }),
-							statusCode,
-						);
+						throw new HttpStatusError(describeRetryTooLong({ status: statusCode, waitMs, remainingMs: this.remainingMs(), limits }), statusCode);
 					}
 				}
-				const serverMessage = await readErrorMessage(response.body, headers['content-type'], deadline);
+				const serverMessage = await readErrorMessage(response.body, headers['content-type'], deadline.signal);
 				if (budgetSpent) throw this.retryBudgetError(statusCode, action, serverMessage);
 				const text = describeHttpStatus(statusCode, { url: requested.quoted, action, retryAfter: headers['retry-after'], serverMessage });
 				throw new HttpStatusError(text, statusCode);

@@ -1,3 +1,4 @@
+import type { RequestLimits } from '../parameters/limits';
 import type { ErrorText } from '../text/errors';
 import { formatBytes, formatDuration, RETRY_HINT, RETRY_HINT_LOWER } from '../text/errors';
 import type { Text } from '../text/text';
@@ -39,7 +40,7 @@ export function describeTransportFailure(
 		case 'ESOCKETTIMEDOUT':
 			return {
 				message: text`The platform did not answer within ${formatDuration(timeoutMs)}`,
-				description: text`The request to ${foreign(host, 100)} was stopped after waiting ${formatDuration(timeoutMs)}. Raise "Timeout" under Options if listing takes long, or ${RETRY_HINT_LOWER}`,
+				description: text`The request to ${foreign(host, 100)} was stopped after waiting ${formatDuration(timeoutMs)}. Raise "Timeout" under Options (the time for each request) if the platform is slow, or ${RETRY_HINT_LOWER}`,
 			};
 		case 'EHOSTUNREACH':
 		case 'ENETUNREACH':
@@ -109,19 +110,45 @@ export function isTlsErrorCode(code: string): boolean {
 	return TLS_ERROR_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_');
 }
 
-/** The Timeout covers the whole session: connect, headers, every body, retry wait and page. */
-export function describeDeadline(context: { timeoutMs: number; pollBudgetMs?: number; host: string; action: Text }): ErrorText {
-	const timeout = formatDuration(context.timeoutMs);
-	if (context.pollBudgetMs !== undefined) {
-		// n8n abandons a poll at its budget; raising Timeout cannot help here, so say whose limit it was.
+/**
+ * Which time limit ended a request, in words: the Timeout (one request: connecting, waiting, reading its
+ * answer), the Listing Time Limit (the whole listing), or the poll's budget; each says what to raise.
+ */
+export function describeDeadline(context: {
+	bound: 'request' | 'listing';
+	limits: Pick<RequestLimits, 'timeoutMs' | 'listingTimeMs' | 'pollBudget'>;
+	pagesRead: number;
+	host: string;
+	action: Text;
+}): ErrorText {
+	const { bound, limits, pagesRead, action } = context;
+	const host = foreign(context.host, 100);
+	const pages = pagesRead === 0 ? own('on the first page') : text`on page ${pagesRead + 1}, after ${pagesRead} page(s)`;
+	if (bound === 'request') {
+		const timeout = formatDuration(limits.timeoutMs);
 		return {
-			message: text`The platform did not answer within n8n's poll budget (${timeout} of ${formatDuration(context.pollBudgetMs)} used)`,
-			description: text`n8n gives each trigger poll ${formatDuration(context.pollBudgetMs)}, shorter than the node's Timeout, so the node stopped waiting for ${foreign(context.host, 100)} to ${context.action} after ${timeout}, before n8n abandons the poll. Raising "Timeout" does not help; the next poll tries again. If this repeats, the platform is too slow for a poll: check it, or ask the n8n administrator about the poll budget.`,
+			message: text`The platform did not answer within ${timeout}`,
+			description: text`The node stopped waiting for ${host} to ${action} after ${timeout} for one request (${pages}). Raise "Timeout" under Options (the time for each request: connecting, waiting and reading its answer) if the platform is slow, or ${RETRY_HINT_LOWER}`,
 		};
 	}
+	const used = formatDuration(limits.listingTimeMs);
+	if (limits.pollBudget !== undefined) {
+		// n8n abandons a poll at its budget; raising a limit of the node cannot help here, so say whose limit it was.
+		const budget = formatDuration(limits.pollBudget.budgetMs);
+		const after = text`so the node stopped waiting for ${host} to ${action} after ${used} (${pages}), before the poll would be abandoned. Raising "Timeout" or "Listing Time Limit" does not help; the next poll tries again. If this repeats, the platform is too slow for a poll`;
+		return limits.pollBudget.fromN8n
+			? {
+					message: text`The platform did not answer within n8n's poll budget (${used} of ${budget} used)`,
+					description: text`n8n gives each trigger poll ${budget}, ${after}: check it, or ask the n8n administrator about the poll budget.`,
+				}
+			: {
+					message: text`The platform did not answer within the time for one poll (${used} of ${budget} used)`,
+					description: text`This n8n sets no time for a poll; the trigger keeps to the ${budget} n8n 2.x gives one, ${after}: check it, or poll less often.`,
+				};
+	}
 	return {
-		message: text`The platform did not answer within ${timeout}`,
-		description: text`The node stopped waiting for ${foreign(context.host, 100)} to ${context.action} after ${timeout} in total (connecting, waiting and reading the answer). Raise "Timeout" under Options if the platform is slow, or ${RETRY_HINT_LOWER}`,
+		message: text`The listing did not finish within the Listing Time Limit (${used})`,
+		description: text`The node stopped waiting for ${host} to ${action} after ${used} (${pages}). Raise "Listing Time Limit" under Options (the time for the whole listing: every page, retry and wait) if the account is this large or the network this slow, or ${RETRY_HINT_LOWER}`,
 	};
 }
 

@@ -1,0 +1,130 @@
+// The `delivery` e2e group (issue 27, the node side): the two n8n facts the trigger's at-least-once
+// delivery builds on, checked in real n8n 2.41.1 (SQLite) with durable poll scheduling and cursors on:
+//   1. the activation hole: the poll at activation is not committed to the cursor, so before 0.5.0 a
+//      change made between the activation and the first scheduled poll was lost. The trigger keeps a
+//      copy of its first baseline in the workflow's global static data, which n8n saves at
+//      activation: n8n is SIGKILLed right after the activation, the platform changes while it is
+//      down, and the first scheduled poll after the restart reports the change;
+//   2. a SIGKILL just after a poll emitted: the first poll after the restart delivers that emission
+//      again, marked `redelivered`, with the same eventId and seq (the new process cannot know the
+//      execution finished).
+// Many kills at random moments, with a sink and an oracle, are the chaos test's (issue 27, item 1).
+
+import assert from 'node:assert/strict';
+
+import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
+import { N8nInstance, nodeItems } from '../scripts/lib/n8n-instance.mjs';
+import { DURABLE_POLLING_ENV } from '../scripts/lib/queue-cluster.mjs';
+import { CREDENTIAL_TYPE, triggerWorkflow } from './workflows.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Every 30 s: n8n 2.41 takes a seconds field that is one number, so two Poll Times entries. */
+const POLL_MS = 30_000;
+const EVERY_30_S = { item: ['0', '30'].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
+
+/** SIGKILL of n8n's whole process group, as the chaos test does; the instance can then start again on the same folder. */
+async function kill(inst) {
+	inst.killGroup('SIGKILL');
+	await inst.serverExit;
+	inst.unregisterServer?.();
+	inst.outputs.push(`$ n8n start (SIGKILLed)\n${inst.serverLog}`);
+	inst.server = null;
+}
+
+async function until(what, check, timeoutMs) {
+	const started = Date.now();
+	for (;;) {
+		const value = await check();
+		if (value) return value;
+		if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+		await sleep(250);
+	}
+}
+
+/** The trigger items of every successful execution of `wfId`, oldest first. */
+async function deliveredItems(inst, wfId) {
+	const items = [];
+	for (const ex of [...(await inst.executions(wfId))].reverse()) {
+		if (ex.status !== 'success') continue;
+		const done = await inst.waitForExecution(ex.id);
+		items.push(...nodeItems(done.result, 'Service Changes'));
+	}
+	return items;
+}
+
+export async function runDeliverySuite(t, { tarball, startMockApi, log = console.log }) {
+	const report = {};
+	const runtime = await t.setup('install/locate n8n 2.x', () => ensureN8n(2));
+	if (!runtime) return report;
+	const mock = await t.setup('start the mock platform', () => startMockApi({ count: 6, seed: 27 }));
+	if (!mock) return report;
+	const inst = await t.setup('n8n 2.41.1 with durable poll scheduling and cursors', async () => {
+		const i = await N8nInstance.create({ runtime, tarball, label: 'n8n (durable cursors)', log, extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' } });
+		await i.start();
+		await i.setupOwner();
+		await i.login();
+		return i;
+	});
+	if (!inst) return report;
+	const state = {};
+	try {
+		await t.test('SIGKILL right after the activation, a change while n8n is down: the first scheduled poll after the restart reports it (no new baseline)', async () => {
+			const cred = await inst.createCredential({ name: 'Platform', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } });
+			const wf = await inst.createWorkflow(triggerWorkflow('delivery', { cred, params: { pollTimes: EVERY_30_S, events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
+			state.wf = wf;
+			// Activated just after a poll time, killed at once: no scheduled poll runs in between.
+			await until('just after a poll time', () => Date.now() % POLL_MS > 500 && Date.now() % POLL_MS < 2000, POLL_MS + 5000);
+			await inst.activateWorkflow(wf.id);
+			await kill(inst);
+			const polls = mock.requests.filter((q) => q.path.startsWith('/v2026/services')).length;
+			report.pollsBeforeKill = polls;
+			assert.equal(polls, 1, 'only the poll at activation ran before the kill (else the check proves nothing)');
+			const svc = mock.getServices();
+			state.changed = svc[0].id_service;
+			svc[0].values.values.status = svc[0].values.values.status === 'suspended' ? 'active' : 'suspended';
+			mock.setServices(svc);
+			await inst.start();
+			await inst.login();
+			const [ex] = await until('an execution after the restart', async () => {
+				const list = await inst.executions(wf.id);
+				return list.length ? list : null;
+			}, 90_000);
+			const done = await inst.waitForExecution(ex.id);
+			assert.equal(done.status, 'success');
+			const items = nodeItems(done.result, 'Service Changes');
+			assert.deepEqual(items.map((i) => [i.event, i.id_service, i.redelivered]), [['statusChanged', state.changed, false]]);
+			state.first = items[0];
+		});
+
+		await t.test('SIGKILL just after a poll emitted: the first poll after the restart delivers that emission again, marked, same eventId and seq', async () => {
+			assert.ok(state.first, 'the first case did not pass');
+			// "Received event to trigger execution" is logged (debug) when a poll emits; kill right after it.
+			const mark = inst.serverLog.length;
+			const svc = mock.getServices();
+			svc[1].values.values.status = svc[1].values.values.status === 'suspended' ? 'active' : 'suspended';
+			mock.setServices(svc);
+			await until('the emit of the next poll', () => inst.serverLog.slice(mark).includes('Received event to trigger execution'), POLL_MS + 15_000);
+			await kill(inst);
+			const before = await (async () => {
+				await inst.start();
+				await inst.login();
+				return (await inst.executions(state.wf.id)).length;
+			})();
+			await until('an execution after the restart', async () => (await inst.executions(state.wf.id)).length > before, 90_000);
+			await sleep(2000);
+			const all = await deliveredItems(inst, state.wf.id);
+			const ofChange = all.filter((i) => i.id_service === svc[1].id_service);
+			assert.ok(ofChange.length >= 1, 'the change reached a successful execution');
+			const ids = new Set(ofChange.map((i) => i.eventId));
+			assert.equal(ids.size, 1, 'one eventId for the change, however often it came');
+			assert.ok(ofChange.slice(1).every((i) => i.redelivered === true), `every repeat marked: ${JSON.stringify(ofChange.map((i) => [i.seq, i.redelivered]))}`);
+			assert.equal(new Set(ofChange.map((i) => i.seq)).size, 1, 'the same seq on every delivery');
+			report.afterEmitKill = { deliveries: ofChange.length, redelivered: ofChange.filter((i) => i.redelivered).length };
+			log(`    the change came ${ofChange.length} time(s), ${report.afterEmitKill.redelivered} marked redelivered`);
+		});
+	} finally {
+		await inst.stop();
+		await mock.close();
+	}
+	return report;
+}

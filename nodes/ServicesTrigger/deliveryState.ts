@@ -1,0 +1,248 @@
+/**
+ * The delivery record of state version 3, kept beside the remembered services (state.ts): the
+ * sequence number, which processes delivered the events, the events emitted but not known to be
+ * delivered (the outbox), and recent removals (tombstones, for Resync). Read defensively: a damaged
+ * entry is dropped and named in a warning, never turned into an event; a damaged sequence number
+ * resets the whole state (a new baseline), because every event id is derived from it.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Text } from '../shared/text/text';
+import { join, own, text, thousands } from '../shared/text/text';
+import { SERVICE_FIELDS } from '../shared/record/serviceFields';
+import type { PreviousValues, ServiceEventName } from './diff';
+import { SERVICE_EVENT_NAMES } from './diff';
+import type { Misfit, ReadState, ServiceSnapshot, StateText, StoredValues, ValueLayout } from './state';
+import { damaged, describeValue, misfitText, readSnapshot, writeSnapshot } from './state';
+
+/** An event emitted but not known to be delivered; stored as `[eventId, seq, event, id_service, previous, values, detectedAt, emittedAt]`. */
+export interface OutboxEntry {
+	eventId: string;
+	seq: number;
+	event: ServiceEventName;
+	id_service: string;
+	previous: PreviousValues | null;
+	/** The service's values when detected (for `removed`: as last seen), in the declared field order. */
+	values: StoredValues;
+	/** When the change was first detected (ms); kept on every redelivery. */
+	detectedAt: number;
+	/** When it was last emitted (ms): its age in the outbox is counted from here. */
+	emittedAt: number;
+}
+
+/** A removal a resync reports again; stored as `[eventId, seq, id_service, values, detectedAt, removedAt]`. */
+export interface Tombstone {
+	eventId: string;
+	seq: number;
+	id_service: string;
+	values: StoredValues;
+	detectedAt: number;
+	/** When the removal was emitted (ms): its age is counted from here. */
+	removedAt: number;
+}
+
+export interface DeliveryRecord {
+	/** The last sequence number given (0 in a state older than version 3); event ids derive from it. */
+	seq: number;
+	/** A state of version 1 or 2: no sequence number given yet. */
+	legacy: boolean;
+	/** The process that wrote the state last, and when (ms). */
+	writer?: string;
+	writtenAt?: number;
+	/** By process: the highest sequence number it delivered (it emitted every outbox event up to it). */
+	delivered: Readonly<Record<string, number>>;
+	outbox: readonly OutboxEntry[];
+	tombstones: readonly Tombstone[];
+	/** When the last resync was emitted (ms). */
+	resyncAt?: number;
+}
+
+/** The state a poll starts from: the remembered services and the delivery record. */
+export interface TriggerState {
+	snapshot: ServiceSnapshot;
+	delivery: DeliveryRecord;
+}
+
+/** The delivery record of a state without one (older versions, a new baseline before its first write). */
+export function emptyDelivery(seq: number, legacy: boolean): DeliveryRecord {
+	return { seq, legacy, delivered: {}, outbox: [], tombstones: [] };
+}
+
+const EVENT_ID_MAX = 64;
+const NAMED = 3;
+const CHANGE_FIELDS = new Map<string, string>(
+	SERVICE_FIELDS.filter((field) => 'change' in field).map((field) => [field.key, field.type === 'integer' ? 'number' : 'string']),
+);
+
+/** Lists this process wrote or already read, by the list object (as state.ts does for the services). */
+const knownLists = new WeakMap<object, { entries: unknown[]; named: Text[]; dropped: number }>();
+
+/**
+ * Reads the delivery record of `state` (the node's static data, read as `read`). Returns what could
+ * be read and, when something could not, the warning saying what the trigger dropped. Throws the
+ * "damaged as a whole" error when the sequence number is unreadable.
+ */
+export function readDelivery(state: IDataObject, read: ReadState): { delivery: DeliveryRecord; damage?: StateText } {
+	if (read.version < 3) return { delivery: emptyDelivery(0, true) };
+	const seq = state.seq;
+	if (!isCount(seq)) throw damaged(text`its seq is ${describeValue(seq)}`);
+	const problems: Text[] = [];
+	const optional = (name: string, label: Text, check: (value: unknown) => boolean): unknown => {
+		const value = state[name] ?? undefined;
+		if (value === undefined || check(value)) return value;
+		problems.push(text`its ${label} is ${describeValue(value)}`);
+		return undefined;
+	};
+	const writer = optional('writer', own('writer'), (value) => typeof value === 'string') as string | undefined;
+	const writtenAt = optional('writtenAt', own('writtenAt'), isTime) as number | undefined;
+	const resyncAt = optional('resyncAt', own('resyncAt'), isTime) as number | undefined;
+	const delivered = (optional('delivered', own('delivered'), isDeliveredRecord) ?? {}) as Record<string, number>;
+	const outbox = readList(state.outbox, (entry) => readOutboxEntry(entry, read.layout), own('undelivered events'), problems) as OutboxEntry[];
+	const tombstones = readList(state.tombstones, (entry) => readTombstone(entry, read.layout), own('recent removals'), problems) as Tombstone[];
+	const delivery: DeliveryRecord = { seq, legacy: false, writer, writtenAt, delivered, outbox, tombstones, resyncAt };
+	if (problems.length === 0) return { delivery };
+	return {
+		delivery,
+		damage: {
+			message: text`The trigger's saved state is damaged: ${join(problems, own('; '))}; the trigger dropped what it could not read and kept the rest`,
+			description: own(
+				'An undelivered event it dropped is not delivered again after a restart, and a recent removal it dropped is not repeated by a resync; everything else is handled as usual (a dropped delivery record only makes the next poll deliver the undelivered events again, marked redelivered). ' +
+					"Nothing needs doing, unless something other than this node changes the workflow's static data (e.g. through the API or in the database).",
+			),
+		},
+	};
+}
+
+type EntryRead = object | { wrong: Text };
+
+function readList(list: unknown, readEntry: (entry: unknown) => EntryRead, name: Text, problems: Text[]): unknown[] {
+	if (list === undefined) return [];
+	if (!Array.isArray(list)) {
+		problems.push(text`its ${name} are ${describeValue(list)}, not a list`);
+		return [];
+	}
+	let known = knownLists.get(list);
+	if (known === undefined) {
+		known = { entries: [], named: [], dropped: 0 };
+		for (let index = 0; index < list.length; index++) {
+			const entry = readEntry(list[index]);
+			if (!('wrong' in entry)) known.entries.push(entry);
+			else if (++known.dropped <= NAMED) known.named.push(text`#${index + 1}: ${entry.wrong}`);
+		}
+		knownLists.set(list, known);
+	}
+	if (known.dropped > 0) {
+		const more = known.dropped > known.named.length ? text`; and ${thousands(known.dropped - known.named.length)} more` : own('');
+		problems.push(text`${thousands(known.dropped)} of its ${thousands(list.length)} ${name} cannot be read (${join(known.named, own('; '))}${more})`);
+	}
+	return known.entries;
+}
+
+function readOutboxEntry(stored: unknown, layout: ValueLayout): EntryRead {
+	if (!Array.isArray(stored) || stored.length !== 8) return { wrong: text`it is ${describeValue(stored)}, not a list of 8 values` };
+	const [eventId, seq, event, id, previous, values, detectedAt, emittedAt] = stored as unknown[];
+	const wrong = commonMisfit(eventId, seq, id, detectedAt) ?? (isTime(emittedAt) ? undefined : text`its emittedAt is ${describeValue(emittedAt)}`);
+	if (wrong !== undefined) return { wrong };
+	if (!(SERVICE_EVENT_NAMES as readonly unknown[]).includes(event)) return { wrong: text`its event is ${describeValue(event)}` };
+	if (!isPrevious(previous)) return { wrong: text`its previous is ${describeValue(previous)}` };
+	const read = layout.read(values);
+	if (!Array.isArray(read)) return { wrong: misfitText(layout, values, read as Misfit | undefined, own('its values'), own('its values')) };
+	const entry: OutboxEntry = {
+		eventId: eventId as string,
+		seq: seq as number,
+		event: event as ServiceEventName,
+		id_service: id as string,
+		previous: previous as PreviousValues | null,
+		values: read,
+		detectedAt: detectedAt as number,
+		emittedAt: emittedAt as number,
+	};
+	return entry;
+}
+
+function readTombstone(stored: unknown, layout: ValueLayout): EntryRead {
+	if (!Array.isArray(stored) || stored.length !== 6) return { wrong: text`it is ${describeValue(stored)}, not a list of 6 values` };
+	const [eventId, seq, id, values, detectedAt, removedAt] = stored as unknown[];
+	const wrong = commonMisfit(eventId, seq, id, detectedAt) ?? (isTime(removedAt) ? undefined : text`its removedAt is ${describeValue(removedAt)}`);
+	if (wrong !== undefined) return { wrong };
+	const read = layout.read(values);
+	if (!Array.isArray(read)) return { wrong: misfitText(layout, values, read as Misfit | undefined, own('its values'), own('its values')) };
+	const tombstone: Tombstone = { eventId: eventId as string, seq: seq as number, id_service: id as string, values: read, detectedAt: detectedAt as number, removedAt: removedAt as number };
+	return tombstone;
+}
+
+function commonMisfit(eventId: unknown, seq: unknown, id: unknown, detectedAt: unknown): Text | undefined {
+	if (typeof eventId !== 'string' || eventId === '' || eventId.length > EVENT_ID_MAX) return text`its eventId is ${describeValue(eventId)}`;
+	if (!isCount(seq)) return text`its seq is ${describeValue(seq)}`;
+	if (typeof id !== 'string') return text`its id_service is ${describeValue(id)}`;
+	if (!isTime(detectedAt)) return text`its detectedAt is ${describeValue(detectedAt)}`;
+	return undefined;
+}
+
+function isCount(value: unknown): value is number {
+	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isTime(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function isDeliveredRecord(value: unknown): boolean {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every(isCount);
+}
+
+/** `previous` as the trigger writes it: null, or the changed fields of one event with values of their type (or null). */
+function isPrevious(value: unknown): boolean {
+	if (value === null) return true;
+	if (typeof value !== 'object' || Array.isArray(value)) return false;
+	const entries = Object.entries(value as object);
+	return entries.length > 0 && entries.every(([key, field]) => CHANGE_FIELDS.has(key) && (field === null || typeof field === CHANGE_FIELDS.get(key)));
+}
+
+/** Writes the delivery record beside the services (state.ts writes those), as compact lists. */
+export function writeDelivery(staticData: IDataObject, delivery: DeliveryRecord): void {
+	staticData.seq = delivery.seq;
+	staticData.writer = delivery.writer ?? null;
+	staticData.writtenAt = delivery.writtenAt ?? null;
+	staticData.delivered = { ...delivery.delivered };
+	const outbox = delivery.outbox.map((entry) => [entry.eventId, entry.seq, entry.event, entry.id_service, entry.previous, entry.values, entry.detectedAt, entry.emittedAt]);
+	knownLists.set(outbox, { entries: [...delivery.outbox], named: [], dropped: 0 });
+	staticData.outbox = outbox as unknown as IDataObject[];
+	const tombstones = delivery.tombstones.map((entry) => [entry.eventId, entry.seq, entry.id_service, entry.values, entry.detectedAt, entry.removedAt]);
+	knownLists.set(tombstones, { entries: [...delivery.tombstones], named: [], dropped: 0 });
+	staticData.tombstones = tombstones as unknown as IDataObject[];
+	if (delivery.resyncAt === undefined) delete staticData.resyncAt;
+	else staticData.resyncAt = delivery.resyncAt;
+}
+
+/** The key of a trigger's activation copy in the workflow's global static data (poll.ts keepBase). */
+function copyKey(nodeName: string): string {
+	return `servicesTrigger:${nodeName}`;
+}
+
+/** Writes the copy of a state taken from an empty static data into the global static data. */
+export function writeActivationCopy(globalData: IDataObject, nodeName: string, state: TriggerState, credentialId: string | null): void {
+	const copy: IDataObject = {};
+	writeSnapshot(copy, state.snapshot, credentialId);
+	writeDelivery(copy, state.delivery);
+	globalData[copyKey(nodeName)] = copy;
+}
+
+/** The activation copy, or undefined when there is none, it is of another credential, or anything in it is damaged (a new baseline then). */
+export function readActivationCopy(globalData: IDataObject, nodeName: string, credentialId: string | null): TriggerState | undefined {
+	const copy = globalData[copyKey(nodeName)];
+	if (typeof copy !== 'object' || copy === null) return undefined;
+	try {
+		const read = readSnapshot(copy, credentialId);
+		if (read === undefined || read.damage !== undefined) return undefined;
+		const { delivery, damage } = readDelivery(copy as IDataObject, read);
+		return damage === undefined ? { snapshot: read.snapshot, delivery } : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Drops the activation copy once the static data holds a state of its own. */
+export function dropActivationCopy(globalData: IDataObject, nodeName: string): void {
+	if (copyKey(nodeName) in globalData) delete globalData[copyKey(nodeName)];
+}
