@@ -210,14 +210,15 @@ export function layer(embedded: Embedded, escaper: Escaper, pick: <T>(options: r
 
 /**
  * Any form of the key (as it is, hex, base64 at any alignment), then 1 or 2 layers of escapes of any
- * kind; of two, the inner escapes the key's own `%`, `\\` and `&`.
+ * kind; of two, the inner escapes every `%`, `\\` and `&`, and so does the outer where the key holds one.
  */
 function composed(key: string, stored: string, pick: <T>(options: readonly T[]) => T): Embedded {
 	const inner = pick(['trimmed', 'hex', 'base64', 'prefixedBase64', 'asStored']);
-	let embedded = inner === 'hex' ? hexOf(key, pick([false, true]), pick(['', ' ', ':'])) : SINGLE_FORMS[inner](key, stored, pick);
-	const depth = pick([1, 2]);
-	if (depth === 2) embedded = layer(embedded, strictly(pick(Object.keys(LAYERS))), pick);
-	return layer(embedded, LAYERS[pick(Object.keys(LAYERS))], pick);
+	const embedded = inner === 'hex' ? hexOf(key, pick([false, true]), pick(['', ' ', ':'])) : SINGLE_FORMS[inner](key, stored, pick);
+	if (pick([1, 2]) === 1) return layer(embedded, LAYERS[pick(Object.keys(LAYERS))], pick);
+	// Of two layers over a key holding `%`, `\\` or `&`, each escapes all three (the promise).
+	const outer = /[%\\&]/.test(key) ? strictly(pick(Object.keys(LAYERS))) : LAYERS[pick(Object.keys(LAYERS))];
+	return layer(layer(embedded, strictly(pick(Object.keys(LAYERS))), pick), outer, pick);
 }
 
 /**
@@ -231,8 +232,16 @@ function composedLoosely(key: string, stored: string, pick: <T>(options: readonl
 	return embedded;
 }
 
-/** Forms only fixed cases use (see composedLoosely). */
-export const FIXED_FORMS: Record<string, Form> = { composedLoosely };
+/** Two layers, only the inner escaping every `%`, `\\` and `&` (the generator explored for a while): kept likewise. */
+function composedInnerStrictly(key: string, stored: string, pick: <T>(options: readonly T[]) => T): Embedded {
+	const inner = pick(['trimmed', 'hex', 'base64', 'prefixedBase64', 'asStored']);
+	let embedded = inner === 'hex' ? hexOf(key, pick([false, true]), pick(['', ' ', ':'])) : SINGLE_FORMS[inner](key, stored, pick);
+	if (pick([1, 2]) === 2) embedded = layer(embedded, strictly(pick(Object.keys(LAYERS))), pick);
+	return layer(embedded, LAYERS[pick(Object.keys(LAYERS))], pick);
+}
+
+/** Forms only fixed cases use (see composedLoosely, composedInnerStrictly). */
+export const FIXED_FORMS: Record<string, Form> = { composedLoosely, composedInnerStrictly };
 
 /** Every form: the single ones, hex, and compositions of up to two layers of escapes. */
 export const FORMS: Record<string, Form> = {

@@ -39,8 +39,8 @@
  */
 import type { StepMeter } from './automaton';
 import { buildAutomaton } from './automaton';
-import { decodeLayer, DEPTH, textLayer } from './decode';
-import { unitsOfCode } from './units';
+import { BYTE, decodeLayer, DEPTH, isGap, textLayer } from './decode';
+import { unitsOfCode, utf8 } from './units';
 import type { Matcher } from './walk';
 import { union, walk, walkLiterally } from './walk';
 
@@ -82,18 +82,24 @@ function patternsOf(key: string, minRun: number, meter: StepMeter): number[][] {
 	const forms = [key, JSON.stringify(key).slice(1, -1), bytes.join(''), bytes.join(':'), ...base64Forms(key)];
 	const texts = new Set<string>();
 	for (const form of forms) {
-		for (let depth = 0; depth <= DEPTH; depth++) texts.add(Buffer.from(unitsOf(form, depth, meter)).toString('latin1'));
+		for (let depth = 0; depth <= DEPTH; depth++) {
+			texts.add(Buffer.from(unitsOf(form, depth, meter)).toString('latin1'));
+			// Its characters beyond ASCII as they are, not folded: their UTF-8 bytes, escaped, may be
+			// decoded in different layers (`%C3` in one, `%9C` in the next), as bytes that fold to nothing.
+			if (/[^\x00-\x7f]/.test(form)) texts.add(Buffer.from(unitsOf(form, depth, meter, false)).toString('latin1'));
+		}
 	}
 	return [...texts].filter((units) => units.length >= minRun).map((units) => [...Buffer.from(units, 'latin1')]);
 }
 
-function unitsOf(text: string, depth: number, meter: StepMeter): number[] {
+function unitsOf(text: string, depth: number, meter: StepMeter, folded = true): number[] {
 	let layer = textLayer(text);
 	for (let at = 0; at < depth; at++) layer = decodeLayer(layer);
 	const units: number[] = [];
 	const out = new Uint8Array(4);
 	for (let index = 0; index < layer.length; index++) {
-		const count = unitsOfCode(layer.codes[index], out);
+		const code = layer.codes[index];
+		const count = folded || code < 0x80 || code >= BYTE || isGap(code) ? unitsOfCode(code, out) : utf8(code, out);
 		for (let unit = 0; unit < count; unit++) units.push(out[unit]);
 	}
 	meter.steps += (depth + 1) * text.length + units.length;

@@ -23,7 +23,7 @@ function lowerOf(code: number): number {
 const LEAD_BITS = [0, 0, 0xc0, 0xe0, 0xf0];
 
 /** Writes the UTF-8 bytes of a code point; returns how many. */
-function utf8(code: number, out: Uint8Array): number {
+export function utf8(code: number, out: Uint8Array): number {
 	const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
 	out[0] = LEAD_BITS[size] | (code >> (6 * (size - 1)));
 	for (let index = 1; index < size; index++) out[index] = 0x80 | ((code >> (6 * (size - 1 - index))) & 0x3f);

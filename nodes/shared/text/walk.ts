@@ -84,9 +84,9 @@ class Cursor {
 		this.element(trigger, begin, end);
 	}
 
-	/** Whether its last element, an escape, is worth reading the other way: its units broke the run, or its trigger as itself goes on with it. */
+	/** Whether its last element, an escape, is worth reading the other way: its units broke the run, or its trigger is in a pattern (a run may go through it, or begin with it). */
 	forkWorthIt(trigger: number): boolean {
-		return (this.units > this.before.units && this.run !== this.before.run + 1) || this.triggerGoesOn(trigger);
+		return (this.units > this.before.units && this.run !== this.before.run + 1) || this.matcher.automaton.classOf[trigger] !== 0;
 	}
 
 	/** Whether it had a run before its last element, and `trigger` read as itself goes on with it. */
