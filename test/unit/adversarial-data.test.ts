@@ -101,7 +101,9 @@ describe('keys with regular-expression characters or non-ASCII', () => {
 		const result = await run(api, {}, key);
 		expect(api.seen[0].authorization).toBe(`Bearer ${key}`);
 		expect(result.error?.message).toBe('The platform rejected the API key (HTTP 401)');
-		expect(result.error?.description).toContain(`The platform said: "bad key "${REDACTED}" (${REDACTED}); see srv-1 at 12:00."`);
+		// A `+` the key ends with is a gap, no secret: left as the text writes it (issue 28).
+		const edge = key.endsWith('+') ? ['+', '%2B'] : ['', ''];
+		expect(result.error?.description).toContain(`The platform said: "bad key "${REDACTED}${edge[0]}" (${REDACTED}${edge[1]}); see srv-1 at 12:00."`);
 		expectNoKey(result, key);
 	});
 

@@ -222,7 +222,7 @@ const BASE = 'https://api.example.com';
 function memorySession(answer: PageAnswer & { text: string }): ApiSession {
 	return {
 		baseUrl: BASE,
-		get: async (target) => ({ body: JSON.parse(answer.text) as unknown, text: answer.text, headers: answer.headers, status: answer.status, url: target }),
+		get: async (target) => ({ body: JSON.parse(answer.text) as unknown, text: answer.text, headers: answer.headers, status: answer.status, url: typeof target === 'string' ? target : `${BASE}${target.path}` }),
 		toNodeError: (error) => error as Error,
 		show: (value, max) => render(value, (part) => part, max),
 	};

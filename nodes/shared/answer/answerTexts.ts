@@ -6,8 +6,11 @@ import { EXCERPT_MAX, foreign, join, own, text } from '../text/text';
 
 /** What the answer stage says when an answer cannot be used: the node's words, the answer's parts quoted as foreign text. */
 
-/** The one endpoint the spec documents: GET {base}/v2026/services. The only place its path is written. */
-export const SERVICES_PATH = `/${API_VERSION_SEGMENT}/services`;
+/**
+ * The one endpoint the spec documents: GET {base}/v2026/services. The only place its path is written;
+ * the node's own wording, also where a text quotes the URL (transport/quotedUrl.ts).
+ */
+export const SERVICES_PATH = text`/${API_VERSION_SEGMENT}/services`;
 
 export { ServiceResponseError };
 

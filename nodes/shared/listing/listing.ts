@@ -5,6 +5,7 @@ import { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/an
 import { checkPageRecords } from '../record/pageRecords';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
 import { DescribedError } from '../text/errors';
+import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import type { ApiContext, ApiSession, RequestLimits } from '../transport/transport';
 import { openApiSession } from '../transport/transport';
@@ -107,9 +108,10 @@ export async function* listServicePages(
 	{ from, simplify = false }: { from?: string; simplify?: boolean } = {},
 ): AsyncGenerator<ServicePage, void, undefined> {
 	const walk: Walk = { resumed: from !== undefined, seen: new Map(), fetched: new Set() };
-	let target = from ?? `${session.baseUrl}${SERVICES_PATH}`;
+	// The first page's address is the node's own path on the Base URL: quoted so (transport/quotedUrl.ts).
+	let target: string | { path: Text } = from ?? { path: SERVICES_PATH };
 	for (let pageNumber = 1; ; pageNumber++) {
-		walk.fetched.add(target);
+		walk.fetched.add(typeof target === 'string' ? target : `${session.baseUrl}${target.path}`);
 		const answer = await fetchAnswer(session, target, { page: pageNumber, resumed: walk.resumed });
 		const page = joinPage(session, walk, answer, pageNumber, simplify);
 		yield page;
@@ -119,7 +121,7 @@ export async function* listServicePages(
 }
 
 /** The transport, then the answer stage: the answer's raw text is let go before its records are checked. */
-async function fetchAnswer(session: ApiSession, target: string, position: Position): Promise<Answer> {
+async function fetchAnswer(session: ApiSession, target: string | { path: Text }, position: Position): Promise<Answer> {
 	const response = await session.get(target, { action: LIST_ACTION });
 	try {
 		return readAnswer(response, position);
