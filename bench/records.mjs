@@ -6,7 +6,8 @@
 //
 // Variants, each over the same JSON.parse'd page of generated records of the documented shape
 // (scripts/lib/mock-api/data.cjs), parsed afresh before every timed run (after a full gc()):
-//   raw         checkPageRecords: the record check, nesting bound (from issue 24) and duplicate ids
+//   raw         checkPageRecords: the record check, nesting bound (from issue 24) and duplicate ids (from
+//               0.5.0 with the answer stage before it: its scans of the raw text, and the one id rule)
 //   simplified  the same and Simplify: in one pass where the build can (checkPageRecords' fourth
 //               argument), else the check and then simplifyServiceRecord over the records (before)
 //   raw@<ref>, simplified@<ref>   the same with the dist/ of an earlier commit (bench/refs.mjs)
@@ -53,12 +54,26 @@ function measure({ roots, size, runs }) {
 		const suffix = name === 'this' ? '' : `@${name}`;
 		// Builds before 0.5.0 kept every shared module in one folder (--against an older ref).
 		const built = (room, name) => [join(checkout, 'dist/nodes/shared', room, `${name}.js`), join(checkout, 'dist/nodes/shared', `${name}.js`)].find((file) => existsSync(file));
-		const listing = require(built('listing', 'listing'));
 		const { simplifyServiceRecord } = require(built('record', 'serviceRecord'));
-		const check = (body, services) => listing.checkPageRecords(listing.readListingPage(body), new Map(), 1, services);
+		const answerStage = built('answer', 'answer');
+		let check;
+		if (answerStage === undefined) {
+			const listing = require(built('listing', 'listing'));
+			check = (body, services) => listing.checkPageRecords(listing.readListingPage(body), new Map(), 1, services);
+		} else {
+			// 0.5.0 on: the answer stage (with its scans of the raw text), then the records stage.
+			const { readAnswer } = require(answerStage);
+			const { checkPageRecords } = require(built('record', 'pageRecords'));
+			const { PROVIDER_HINT } = require(built('answer', 'answerTexts'));
+			const url = 'https://api.example.com/v2026/services';
+			check = (body, services) => {
+				const answer = readAnswer({ body, text, headers: {}, status: 200, url }, { page: 1, resumed: false });
+				return checkPageRecords(answer, { seen: new Map(), pageNumber: 1, simplified: services, advice: PROVIDER_HINT });
+			};
+		}
 		// A build whose checkPageRecords fills a fourth argument simplifies in the same pass.
 		const probe = [undefined];
-		check(JSON.parse(text.slice(0, text.indexOf('},{"id_service"') + 1) + ']'), probe);
+		check(JSON.parse(text), probe);
 		const fused = probe[0] !== undefined;
 		variants[`raw${suffix}`] = (body) => check(body);
 		variants[`simplified${suffix}`] = fused

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // The redaction of the API key over hostile texts (issue 23): the time to redact 1 MB worst-case
-// texts with the redactor of this checkout, and with the first one (regular expressions) for scale.
+// texts with the redactor of this checkout, against 0.4.0's (one decoding, no layers: --baseline) in the
+// same rounds, and with the first one (regular expressions) for scale.
 //
-//   node bench/redact.mjs [--rounds 7] [--size 1048576] [--old b6998ae] [--cap 1000] [--json]
+//   node bench/redact.mjs [--rounds 7] [--size 1048576] [--baseline 6e66959] [--old b6998ae] [--cap 1000] [--json]
 //
-// 1. Loads nodes/shared/text/redact.ts of this checkout, and the file as it was at --old (git show), each
-//    transpiled with the typescript package (transpileModule) and run in this process: no build.
-// 2. New: each case at --size characters, one warm-up run, then --rounds runs; the median, in
-//    wall-clock ms and CPU ms, and the steps the redactor counts per character (its StepMeter).
+// 1. Loads nodes/shared/text/redact.ts of this checkout (with the modules it imports), and the file as it
+//    was at --old (git show), each transpiled with the typescript package (transpileModule) and run in
+//    this process: no build.
+// 2. New: each case at --size characters, one warm-up run, then --rounds runs, each followed by a run of
+//    the --baseline redactor (its redact.ts at that commit) on the same text; the medians, in
+//    wall-clock ms and CPU ms, the ratio new / baseline of the CPU medians (the machine's noise hits
+//    both alike), and the steps the redactor counts per character (its StepMeter).
 // 3. Old: a regular expression cannot be stopped once it runs, and the first redactor takes minutes
 //    on some of these texts. So each case runs at 1 KB, 2 KB, ... doubling while a run stays under
 //    --cap ms and the next is not expected to pass it; its time at --size is then extrapolated from
@@ -32,6 +36,7 @@ const { values: args } = benchArgs(
 		rounds: { type: 'string', default: '7' },
 		size: { type: 'string', default: String(1 << 20) },
 		old: { type: 'string', default: 'b6998ae' },
+		baseline: { type: 'string', default: '6e66959' },
 		cap: { type: 'string', default: '1000' },
 		json: { type: 'boolean', default: false },
 	},
@@ -40,18 +45,28 @@ const rounds = Number(args.rounds);
 const size = Number(args.size);
 const cap = Number(args.cap);
 
-/** A TypeScript module without imports, transpiled and run here; its exports. */
-function loadModule(source) {
+/**
+ * A TypeScript module, transpiled with the typescript package and run here; its exports. Its relative
+ * imports are read from `dir` the same way (the redactor is a few modules of nodes/shared/text/).
+ */
+function loadModule(source, dir, cache = new Map()) {
 	const typescript = createRequire(import.meta.url)('typescript');
 	const { outputText } = typescript.transpileModule(source, {
 		compilerOptions: { module: typescript.ModuleKind.CommonJS, target: typescript.ScriptTarget.ES2022 },
 	});
 	const module = { exports: {} };
-	new Function('module', 'exports', 'require', outputText)(module, module.exports, createRequire(import.meta.url));
+	const require = (name) => {
+		if (!name.startsWith('.')) return createRequire(import.meta.url)(name);
+		const file = join(dir, `${name}.ts`);
+		if (!cache.has(file)) cache.set(file, loadModule(readFileSync(file, 'utf8'), dir, cache));
+		return cache.get(file);
+	};
+	new Function('module', 'exports', 'require', outputText)(module, module.exports, require);
 	return module.exports;
 }
 
-const current = loadModule(readFileSync(join(root, 'nodes/shared/text/redact.ts'), 'utf8'));
+const textDir = join(root, 'nodes/shared/text');
+const current = loadModule(readFileSync(join(textDir, 'redact.ts'), 'utf8'), textDir);
 // Before 0.5.0 the shared modules sat in one folder: the old file is read where that ref kept it.
 const oldSource = (ref) => {
 	for (const file of ['nodes/shared/text/redact.ts', 'nodes/shared/redact.ts']) {
@@ -63,7 +78,8 @@ const oldSource = (ref) => {
 	}
 	throw new Error(`--old ${ref}: no redact.ts in that commit`);
 };
-const first = loadModule(oldSource(args.old));
+const first = loadModule(oldSource(args.old), textDir);
+const baseline = loadModule(oldSource(args.baseline), textDir);
 
 const SPACED = 'Bearer sk-live-3e8b1f0c9a27d456f00d';
 const ESCAPED = 'sk-live-%41%2B+key+\\n-3e8b1f0c9a27d456';
@@ -83,6 +99,13 @@ const CASES = [
 	['\\u storm, key holding % and \\', ESCAPED, (length) => fill('\\u', length)],
 	['mixed escapes and gaps', ESCAPED, (length) => fill('%\\u%4\\ %', length)],
 	['non-ASCII text', ESCAPED, (length) => fill('漢字かな🔑é', length)],
+	['escapes of escapes (%25, &#37;, \\u0025: read at depth 2)', ESCAPED, (length) => fill('%25%25&#37;41\\u0025', length)],
+	['the same, an ordinary key', SPACED, (length) => fill('%25%25&#37;41\\u0025', length)],
+	['percent storm, escaped once (%25%25...)', ESCAPED, (length) => fill('%25', length)],
+	['the same, an ordinary key', SPACED, (length) => fill('%25', length)],
+	['unfinished UTF-8 escapes, an ordinary key', SPACED, (length) => fill('%E2%82', length)],
+	['HTML references and \\x escapes', ESCAPED, (length) => fill('&#65;&amp;&#x41;\\x41&lt', length)],
+	['the key escaped twice, back to back', ESCAPED, (length) => fill(encodeURIComponent(encodeURIComponent(ESCAPED)), length)],
 	['random printable ASCII', SPACED, (length) => Array.from({ length }, (_, index) => String.fromCharCode(32 + ((index * 7919) % 95))).join('')],
 ];
 
@@ -98,12 +121,22 @@ function timed(redact, text) {
 function measureNew(key, text) {
 	const meter = { steps: 0 };
 	const redact = current.makeRedactor(key, meter);
+	const before = baseline.makeRedactor(key);
 	redact(''); // builds its automaton
+	before('');
 	const built = meter.steps;
 	redact(text);
+	before(text);
 	const steps = (meter.steps - built) / text.length;
-	const runs = Array.from({ length: rounds }, () => timed(redact, text));
-	return { wall: median(runs.map((run) => run.wall)), cpu: median(runs.map((run) => run.cpu)), steps };
+	const runs = [];
+	const baseRuns = [];
+	for (let round = 0; round < rounds; round++) {
+		runs.push(timed(redact, text));
+		baseRuns.push(timed(before, text));
+	}
+	const cpu = median(runs.map((run) => run.cpu));
+	const baseCpu = median(baseRuns.map((run) => run.cpu));
+	return { wall: median(runs.map((run) => run.wall)), cpu, steps, baseWall: median(baseRuns.map((run) => run.wall)), baseCpu, ratio: cpu / Math.max(baseCpu, 0.01) };
 }
 
 /** The first redactor, doubling the size while it stays under the cap; extrapolated to `size`. */
@@ -125,7 +158,7 @@ function measureOld(key, make) {
 }
 
 const loadBefore = readLoadavg();
-console.log(`Redaction of ${thousands(size)}-character worst-case texts: this checkout against ${args.old} (the first redactor)`);
+console.log(`Redaction of ${thousands(size)}-character worst-case texts: this checkout against ${args.baseline} (baseline, same rounds) and ${args.old} (the first redactor)`);
 console.log(`load average before: ${loadBefore}; new: median of ${rounds} runs after a warm-up; old: see --help`);
 const results = [];
 for (const [name, key, make] of CASES) {
@@ -137,7 +170,7 @@ for (const [name, key, make] of CASES) {
 		? `~${thousands(old.estimated)} ms extrapolated (${thousands(old.length)} chars took ${fixed(old.wall)} ms, x${fixed(old.growth)} per doubling)`
 		: `${fixed(old.estimated)} ms`;
 	console.log(
-		`${name.padEnd(56)} new ${fixed(fresh.wall).padStart(6)} ms (cpu ${fixed(fresh.cpu).padStart(6)} ms, ${fixed(fresh.steps, 2)} steps/char) ${fresh.wall < TARGET_MS ? 'MET' : 'MISSED'}   old ${oldText}`,
+		`${name.padEnd(56)} new ${fixed(fresh.wall).padStart(6)} ms (cpu ${fixed(fresh.cpu).padStart(6)} ms, ${fixed(fresh.steps, 2)} steps/char) ${fresh.wall < TARGET_MS ? 'MET' : 'MISSED'}   baseline ${fixed(fresh.baseWall).padStart(6)} ms (cpu ${fixed(fresh.baseCpu).padStart(6)} ms), x${fixed(fresh.ratio, 2)}   old ${oldText}`,
 	);
 }
 for (const key of [SPACED, Array.from({ length: 200 }, (_, index) => String.fromCharCode(33 + ((index * 37) % 94))).join('')]) {

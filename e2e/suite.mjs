@@ -45,7 +45,7 @@ const PAGE_SIZE = 25; // 60 services: pages of 25, 25, 10
 const pagesRequested = (mock) => mock.requests.filter((q) => q.path.startsWith('/v2026/services')).map((q) => Number(new URL(q.path, 'http://x').searchParams.get('page') ?? 1));
 
 /** The groups --only selects in this suite (each `want(...)` below names one). */
-export const LINE_GROUPS = ['list', 'example', 'cli', 'error', 'shape', 'paging', 'retry', 'get', 'http', 'credential', 'trigger', 'editor', 'zod'];
+export const LINE_GROUPS = ['list', 'example', 'cli', 'error', 'shape', 'answer', 'paging', 'retry', 'get', 'http', 'credential', 'trigger', 'editor', 'zod'];
 
 /**
  * @param {import('./harness.mjs').Suite} t
@@ -242,6 +242,44 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 					}
 				});
 			}
+		}
+
+		if (want('answer')) {
+			// Issue 28: what the answer stage reads that JSON.parse hides, and the closed world, in real n8n.
+			const raw = (body) => mockAnswers({ fault: { kind: 'raw', body } });
+			const failsWith = async (pattern) => {
+				const r = await restRun('raw');
+				assert.equal(r.status, 'error', `the run should fail: ${JSON.stringify(nodeItems(r.result, SERVICES_NAME))?.slice(0, 200)}`);
+				assert.match(String(nodeError(r.result, SERVICES_NAME)?.message), pattern);
+			};
+			const [one, two] = services.map((record) => JSON.stringify(record));
+			await t.test('an integer beyond 2^53 in raw output keeps its exact digits (in a string), a small one stays a number', async () => {
+				raw(`[${one.replace(/}$/, ', "usage_bytes": 12345678901234567890, "small": -42}')}]`);
+				try {
+					const items = await okItems('raw');
+					assert.equal(items.length, 1);
+					assert.equal(items[0].usage_bytes, '12345678901234567890');
+					assert.equal(items[0].small, -42);
+				} finally {
+					mockAnswers({});
+				}
+			});
+			await t.test('a map of records naming one id twice: an error naming it (JSON.parse would keep the last)', async () => {
+				raw(`{"srv-x": ${one}, "srv-x": ${two}}`);
+				try {
+					await failsWith(/^The answer names the key "srv-x" twice in one object/);
+				} finally {
+					mockAnswers({});
+				}
+			});
+			await t.test('paging metadata the node does not know: an error naming the field, never part of the listing', async () => {
+				raw(`{"data": [${one}], "meta": {"request_id": "r-1", "scroll_cursor": "c2"}}`);
+				try {
+					await failsWith(/^The answer holds paging metadata the node does not know: "meta\.scroll_cursor"/);
+				} finally {
+					mockAnswers({});
+				}
+			});
 		}
 
 		if (want('error')) {

@@ -8,6 +8,7 @@ import type { ServiceFilters } from '../shared/parameters/filters';
 import { matchesServiceFilters } from '../shared/parameters/filters';
 import type { ChangeFieldKey, SimplifiedService } from '../shared/record/serviceFields';
 import { SERVICE_FIELDS } from '../shared/record/serviceFields';
+import { serviceIdKey } from '../shared/record/serviceId';
 import type { ServiceRecord } from '../shared/record/serviceRecord';
 import { simplifyServiceRecord } from '../shared/record/serviceRecord';
 import { foreign, join, own, text, thousands } from '../shared/text/text';
@@ -82,7 +83,7 @@ export function diffServices(
 	// 100,000 services, most unchanged, a map of wrappers and a second comparison pass cost ~60 ms).
 	const snapshot: ServiceSnapshot = new Map();
 	if (previous === undefined) {
-		for (const record of records) snapshot.set(record.id_service, storedValuesOf(simplifyServiceRecord(record)));
+		for (const record of records) snapshot.set(serviceIdKey(record.id_service), storedValuesOf(simplifyServiceRecord(record)));
 		return { snapshot, events: [], baseline: true, changed: true, removedCount: 0 };
 	}
 	const selected = new Set<ServiceEventName>(events);
@@ -93,11 +94,11 @@ export function diffServices(
 	let changed = dropped !== undefined && dropped.size > 0;
 	let kept = 0;
 	for (const record of records) {
-		const id = record.id_service;
+		const id = serviceIdKey(record.id_service); // the one id rule; a state of 0.4.0 may hold the id as sent
 		const service = simplifyServiceRecord(record);
 		const values = storedValuesOf(service);
 		snapshot.set(id, values);
-		const before = previous.get(id);
+		const before = previous.get(id) ?? (id === record.id_service ? undefined : previous.get(record.id_service));
 		if (before === undefined) {
 			changed = true;
 			// Its remembered values were damaged: not new, and nothing known to compare with.
@@ -121,7 +122,7 @@ export function diffServices(
 	if (removedCount > 0) {
 		changed = true;
 		for (const [id, before] of previous) {
-			if (snapshot.has(id) || !selected.has('removed')) continue;
+			if (!selected.has('removed') || snapshot.has(id) || snapshot.has(serviceIdKey(id))) continue;
 			const last = simplifiedFromStored(id, before);
 			if (matches(last)) detected.push({ event: 'removed', id_service: id, service: last, previous: null });
 		}
@@ -146,7 +147,7 @@ export function isMassRemoval(storedCount: number, removedCount: number): boolea
 /** The ids of the stored services the listing lacks (`now`: the snapshot built from it). */
 export function missingIds(previous: ServiceSnapshot, now: ServiceSnapshot): string[] {
 	const missing: string[] = [];
-	for (const id of previous.keys()) if (!now.has(id)) missing.push(id);
+	for (const id of previous.keys()) if (!now.has(id) && !now.has(serviceIdKey(id))) missing.push(id);
 	return missing;
 }
 

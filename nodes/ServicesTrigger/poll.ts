@@ -8,6 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { ServiceFilters } from '../shared/parameters/filters';
 import { matchesServiceFilters } from '../shared/parameters/filters';
+import { serviceIdKey } from '../shared/record/serviceId';
 import type { ServiceRecord } from '../shared/record/serviceRecord';
 import { simplifyServiceRecord } from '../shared/record/serviceRecord';
 import type { ServiceEventName } from './diff';
@@ -145,7 +146,7 @@ function watched(records: readonly ServiceRecord[], filters: ServiceFilters) {
 	const services = [];
 	for (const record of records) {
 		const service = simplifyServiceRecord(record);
-		if (matchesServiceFilters(service, filters)) services.push({ id_service: record.id_service, service, record });
+		if (matchesServiceFilters(service, filters)) services.push({ id_service: serviceIdKey(record.id_service), service, record });
 	}
 	return services;
 }

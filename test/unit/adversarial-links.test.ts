@@ -246,7 +246,7 @@ describe('malformed or repeated Link headers', () => {
 	test('an invalid URL as target: a clear error, nothing more requested', async () => {
 		const api = await startApi(() => withLink('<http://[::1>; rel="next"'));
 		const result = await list(api.origin);
-		expect(result.error?.message).toBe('The listing\'s next-page link in the Link header is not a valid URL: "http://[::1"');
+		expect(result.error?.message).toBe('The listing\'s next-page link in the Link header\'s rel="next" is not a valid URL: "http://[::1"');
 		expect(api.seen).toHaveLength(1);
 	});
 
@@ -260,16 +260,28 @@ describe('malformed or repeated Link headers', () => {
 	test('two Link headers with rel=next, the first to another origin: refused, never a fall-back to the second', async () => {
 		const other = await startElsewhere();
 		const api = await startApi(() => withLink([`<http://127.0.0.1:${other.port}/>; rel="next"`, '<?page=2>; rel="next"']));
-		expectRefusedLink(await list(api.origin), /127\.0\.0\.1/);
+		const result = await list(api.origin);
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toMatch(/^The answer gives two different next pages: the Link header's rel="next" \("http:\/\/127\.0\.0\.1:\d+\/"\) and/);
 		expect(other.seen).toEqual([]);
+		expect(api.seen).toHaveLength(1);
 	});
 
-	test('a body link and a Link header that disagree: the body wins (one rule, documented)', async () => {
+	test('a body link and a Link header that disagree: an error naming both, neither followed', async () => {
 		const other = await startElsewhere();
 		const api = await startApi(() => json({ data: PAGE_1, next: '?page=2' }, { link: `<http://127.0.0.1:${other.port}/>; rel="next"` }));
 		const result = await list(api.origin);
-		expect(ids(result)).toEqual(['srv-1', 'srv-2']);
+		expect(result.error?.message).toMatch(/^The answer gives two different next pages: the Link header's rel="next" \("http:\/\/127\.0\.0\.1:\d+\/"\) and "next" \("\?page=2"\)$/);
 		expect(other.seen).toEqual([]);
+		expect(api.seen).toHaveLength(1);
+	});
+
+	test('a body link and a Link header that agree (one relative, one absolute): followed once', async () => {
+		const api = await startApi((server) => json({ data: PAGE_1, next: '?page=2' }, { link: `<${server.origin}/v2026/services?page=2>; rel="next"` }));
+		const result = await list(api.origin);
+		expect(result.error).toBeUndefined();
+		expect(ids(result)).toEqual(['srv-1', 'srv-2']);
+		expect(api.seen).toHaveLength(2);
 	});
 });
 

@@ -12,10 +12,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import fc from 'fast-check';
+
 import { makeRedactor } from '../../nodes/shared/text/redact';
 import type { Text } from '../../nodes/shared/text/text';
-import { CUT_MARK, elide, foreign, own, render, text } from '../../nodes/shared/text/text';
+import { SERVICES_PATH } from '../../nodes/shared/answer/answerTexts';
+import { CUT_MARK, DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, own, render, text } from '../../nodes/shared/text/text';
+import { describeHttpStatus } from '../../nodes/shared/transport/httpErrors';
+import { ownPathUrl } from '../../nodes/shared/transport/quotedUrl';
 import { REPO_DIR, sourceFiles } from '../harness/houseRules';
+import { RAW_CONTROL } from '../harness/text';
 
 const files = sourceFiles(['nodes', 'credentials']).map((file) => ({ file, source: readFileSync(join(REPO_DIR, file), 'utf8') }));
 
@@ -73,7 +79,9 @@ describe('the exits', () => {
 const ALLOWED_CUTS: Array<{ file: string; line: string; why: string }> = [
 	{ file: 'nodes/shared/record/serviceRecord.ts', line: 'for (const key of field.path.slice(0, -1)) {', why: 'an array: a field path without its last key' },
 	{ file: 'nodes/shared/text/redact.ts', line: '', why: 'the key itself, to build what is redacted: no text is shown from it' },
-	{ file: 'nodes/shared/listing/listingPage.ts', line: 'keys.slice(0, 10).map(', why: 'an array: the first ten keys of an answer, each then quoted with foreign()' },
+	{ file: 'nodes/shared/answer/answerTexts.ts', line: 'keys.slice(0, 10).map(', why: 'an array: the first ten keys of an answer, each then quoted with foreign()' },
+	{ file: 'nodes/shared/answer/jsonText.ts', line: '', why: "tokens of the answer's raw JSON (keys, numbers' digits) and paths: read whole, a key quoted only with foreign()" },
+	{ file: 'nodes/shared/answer/names.ts', line: '', why: 'parts of a name, compared with the signal table: never shown' },
 	{ file: 'nodes/shared/transport/retryAfter.ts', line: 'match.slice(', why: "an array: a date's hour, minute and second groups of a regular-expression match" },
 ];
 
@@ -131,5 +139,84 @@ describe('render(): redact first, then bound; the own wording untouched', () => 
 		expect(elide(text`No service with id_service "${foreign(key)}"`)).toBe(`No service with id_service "${CUT_MARK}"`);
 		const constant: Text = own('Check the Base URL.');
 		expect(render(constant, redact, 300)).toBe('Check the Base URL.');
+	});
+});
+
+describe('render() neutralises: no control character, separator, bidi control or lone surrogate of a foreign part is shown raw', () => {
+	/** Any code point of any plane, lone surrogates, and the characters the boundary escapes, often. */
+	const codePoint = fc.oneof(
+		fc.integer({ min: 0, max: 0x10ffff }).filter((code) => code < 0xd800 || code > 0xdfff).map((code) => String.fromCodePoint(code)),
+		fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+		fc.constantFrom('\u0000', '\u0007', '\b', '\u001b[31m', '\r\n', '\n', '\u0085', '\u009b', '\u007f', '\u2028', '\u2029', '\u202e', '\u2066', '\u200f', '\u061c'),
+		fc.constantFrom(...'abc xyz-0123'),
+	);
+	const hostile = fc.array(codePoint, { maxLength: 60 }).map((parts) => parts.join(''));
+	const key = 'services-9f8e7d6c5b4a';
+	const redact = makeRedactor(key);
+	/** The escapes undone: what the user reads stands for exactly what the platform sent. */
+	const unescaped = (shown: string) => shown.replace(/\\u([0-9A-F]{4})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+	test('every output is free of them, each escape whole, and stands for the text sent (without a cut)', () => {
+		fc.assert(
+			fc.property(hostile, hostile, fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 120 }), (first, second, max, partMax) => {
+				const value = text`said ${foreign(first, partMax)} and ${foreign(second)}.`;
+				const shown = render(value, redact, max);
+				expect(shown).not.toMatch(RAW_CONTROL);
+				expect(shown.length).toBeLessThanOrEqual(max);
+				// No escape cut in half: every \u the boundary wrote has its four digits (the texts hold no backslash).
+				expect(shown).not.toMatch(/\\(?!u[0-9A-F]{4})/);
+				const whole = render(text`${foreign(first, 1e9)}`, (t) => t, 1e9);
+				expect(unescaped(whole)).toBe(first);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	test('the key split by control characters is still found: redaction comes first', () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom('\u0000', '\u001b', '\r\n', '\u0085', '\u2028', '\u202e', '\u2069', '\ud800', ''), { minLength: key.length, maxLength: key.length }), (splits) => {
+				const split = [...key].map((char, index) => char + splits[index]).join('');
+				const shown = render(text`<${foreign(split)}>`, redact, 300);
+				expect(shown).toMatch(/^<\[redacted\](\\u[0-9A-F]{4})*>$/);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	test('a CR/LF cannot begin a line of its own in a log line: one line in, one line out', () => {
+		const forged = 'x\r\n2026-01-01T00:00:00.000Z | error | forged line\u2028another\u0085NEL';
+		const shown = render(text`Services Trigger "${foreign(forged)}": damaged`, redact, 2300);
+		expect(shown.split(/\r\n|\r|\n|\u2028|\u2029|\u0085/)).toHaveLength(1);
+		expect(shown).toBe('Services Trigger "x\\u000D\\u000A2026-01-01T00:00:00.000Z | error | forged line\\u2028another\\u0085NEL": damaged');
+	});
+});
+
+describe("the node's own path in a quoted URL is its own wording (issue 28, finding 7)", () => {
+	const OWN = ['/v2026/services', 'v2026/services', 'services', 'list services', 'The platform found nothing at the address used to'];
+	/** Keys that are prefixes or pieces of the node's own wording, with a random tail: at least 8 characters. */
+	const ownLikeKey = fc
+		.tuple(fc.constantFrom(...OWN), fc.nat(), fc.nat(), fc.string({ unit: fc.constantFrom(...'abcdef0123456789-_'), minLength: 0, maxLength: 12 }))
+		.map(([wording, from, length, tail]) => {
+			const start = from % wording.length;
+			return `${wording.slice(start, start + Math.max(1, length % (wording.length - start + 1)))}${tail}`;
+		})
+		.map((key) => key.trim())
+		.filter((key) => key.length >= 8);
+
+	test('a key like /v2026/services, services-..., list services: the quoted request URL and the wording survive', () => {
+		fc.assert(
+			fc.property(ownLikeKey, (key) => {
+				const url = ownPathUrl('https://api.example.com', SERVICES_PATH);
+				const described = describeHttpStatus(404, { url: url.quoted, action: own('list services'), serverMessage: `echo ${key}` });
+				const redact = makeRedactor(key);
+				const message = render(described.message, redact, MESSAGE_MAX);
+				const description = render(described.description, redact, DESCRIPTION_MAX);
+				expect(message).toBe('The platform found nothing at the address used to list services (HTTP 404)');
+				expect(description).toContain('the node requested https://api.example.com/v2026/services.');
+				// The platform's echo of the key is foreign: redacted.
+				expect(description).toContain('The platform said: "echo [redacted]"');
+			}),
+			{ numRuns: 500 },
+		);
 	});
 });

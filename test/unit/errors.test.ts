@@ -4,11 +4,12 @@ import { foreign, own, text } from '../../nodes/shared/text/text';
 import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/text/errors';
 import { shown, shownText } from '../harness/text';
 import { describeHttpStatus, describeRedirect } from '../../nodes/shared/transport/httpErrors';
+import { foreignUrl } from '../../nodes/shared/transport/quotedUrl';
 import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/transport/retryAfter';
 import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transport/transportErrors';
 import { makeRedactor } from '../../nodes/shared/text/redact';
 
-const url = 'https://api.example.com/v2026/services';
+const url = foreignUrl('https://api.example.com/v2026/services').quoted;
 const action = own('list services');
 
 describe('describeHttpStatus', () => {

@@ -417,10 +417,17 @@ describe('bodies the node cannot use (HTTP 200)', () => {
 		notAList('true', 'a boolean'),
 		notAList('"services"', 'a string'),
 		notAList(
-			'{"data":[],"continuation":"c2"}',
-			'an object with key(s) data (array of 0), continuation (string)',
-			['The answer looks paginated in a way the node does not know'],
+			'{"rows":[],"continuation":"c2"}',
+			'an object with key(s) rows (array of 0), continuation (string)',
+			['The answer looks paginated in a way the node does not know ("continuation")'],
 		),
+		{
+			name: 'JSON {"data":[],"continuation":"c2"}',
+			reply: (i) => i.reply(200, '{"data":[],"continuation":"c2"}', JSON_TYPE),
+			message: 'The answer holds paging metadata the node does not know: "continuation"',
+			description: ['The node reads a listing only when it understands every part of the answer besides the records', PROVIDER_HINT],
+			httpCode: '200',
+		},
 		notAList('{"count":3,"total":3}', 'an object with key(s) count (number), total (number)'),
 		notAList(
 			'{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12}',

@@ -70,7 +70,7 @@ describe('Get', () => {
 		expect(local.seen).toHaveLength(1 + 3);
 	});
 
-	test('an id that differs only in case is named in the error (ids are compared exactly)', async () => {
+	test('an id that differs only in case is named in the error (case matters in ids)', async () => {
 		const { error } = await get('SRV-7');
 		expect(error?.message).toBe('No service with id_service "SRV-7"');
 		expect(error?.description).toMatch(/^The platform lists 12 service\(s\) and none has this id; "srv-7" differs only in upper\/lower case\. Check the ID/);

@@ -11,6 +11,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { REDACTED } from '../../nodes/shared/text/redact';
 import { DESCRIPTION_MAX, MESSAGE_MAX } from '../../nodes/shared/text/text';
 import { serviceRecord } from '../harness/fixtures';
 import { leakedWindows } from '../harness/leaks';
@@ -103,12 +104,12 @@ describe("4. the node's own wording is never redacted", () => {
 	test('a key that starts like a word of the message ("services-...") leaves the message whole', async () => {
 		const key = 'services-list-key-0a9b8c7d6e';
 		const result = await runAgainst([json({ message: 'not here' }, 404)], key);
-		const { message, description } = shownError(result, key, ['list services', 'services-node', 'platform.services']);
+		const { message, description } = shownError(result, key, ['list services', 'services-node', 'platform.services', '/v2026/services']);
 		expect(message).toBe('The platform found nothing at the address used to list services (HTTP 404)');
-		// Foreign text is redacted wherever it holds 8 characters in a row of the key, even by chance:
-		// here the URL's path.
-		expect(description).toContain('the node requested http://127.0.0.1');
-		expect(description).toContain('/v2026/[redacted]');
+		// The path the node adds to the Base URL is its own wording too (issue 28, finding 7): the quoted
+		// URL keeps it whole (0.4.0 showed http://127.0.0.1:<port>/v2026/[redacted]).
+		expect(description).toMatch(/the node requested http:\/\/127\.0\.0\.1:\d+\/v2026\/services\./);
+		expect(description).not.toContain(REDACTED);
 		expect(description).toMatch(/^Check the Base URL in the Service Platform API credential: it must be the API's base address/);
 		expect(description).toMatch(/The platform said: "not here"\.$/);
 	});

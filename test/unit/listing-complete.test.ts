@@ -60,13 +60,13 @@ describe('paging metadata that says more exists than was read is an error naming
 	test('page 1 of total_pages 5 without a next link', async () => {
 		await expectIncomplete(
 			await answering({ data: first20, page: 1, total_pages: 5 }),
-			'"page" is 1 of "total_pages" 5, but no link to the next page came (services read: 20)',
+			'"page" is 1 of "total_pages" 5 (pages read: 1), but no link to the next page came (services read: 20)',
 		);
 	});
 
 	test('Laravel: current_page 1 of last_page 3, next_page_url null', async () => {
 		const laravel = { current_page: 1, data: first20, first_page_url: '/v2026/services?page=1', last_page: 3, next_page_url: null, per_page: 20, prev_page_url: null };
-		await expectIncomplete(await answering(laravel), '"current_page" is 1 of "last_page" 3, but no link to the next page came (services read: 20)');
+		await expectIncomplete(await answering(laravel), '"current_page" is 1 of "last_page" 3 (pages read: 1), but no link to the next page came (services read: 20)');
 	});
 
 	test('meta.pagination.total: 50, nested (Fractal)', async () => {

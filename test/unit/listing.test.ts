@@ -3,18 +3,12 @@
  * link is checked, duplicates across pages, and the services path being written once.
  */
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
-import {
-	checkPageRecords,
-	describeShape,
-	extractServiceRecords,
-	MAX_LISTING_PAGES,
-	nextPageUrl,
-	readListingPage,
-	SERVICES_PATH,
-	ServiceResponseError,
-} from '../../nodes/shared/listing/listing';
+import { describeShape, PROVIDER_HINT } from '../../nodes/shared/answer/answerTexts';
+import { extractServiceRecords, MAX_LISTING_PAGES, nextPageUrl, SERVICES_PATH, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { checkPageRecords } from '../../nodes/shared/record/pageRecords';
 import { own, render } from '../../nodes/shared/text/text';
 import type { Text } from '../../nodes/shared/text/text';
+import { readOne } from '../harness/answer';
 import { sampleRecords, serviceRecord } from '../harness/fixtures';
 
 /** The text a user reads (foreign parts put in, unbounded; redaction is tested elsewhere). */
@@ -61,8 +55,8 @@ describe('extractServiceRecords: response shapes', () => {
 		[true, 'The API answered with a boolean, not a list of services'],
 		[{ fault: 42, code: 'x' }, 'The API answered with an object with key(s) fault (number), code (string), not a list of services'],
 		[
-			{ data: [], continuation: 'p2', total: 9 },
-			'The API answered with an object with key(s) data (array of 0), continuation (string), total (number), not a list of services',
+			{ rows: [], continuation: 'p2', total: 9 },
+			'The API answered with an object with key(s) rows (array of 0), continuation (string), total (number), not a list of services',
 		],
 		[{ data: 'x' }, 'The API answered with an object with key(s) data (string), not a list of services'],
 	])('refuses %p, naming its shape', (body, message) => {
@@ -78,12 +72,15 @@ describe('extractServiceRecords: response shapes', () => {
 	});
 
 	test('a paginated-looking answer of an unknown kind says so instead of dropping pages', () => {
-		expect(errorOf(() => extractServiceRecords({ data: [sampleRecords[0]], continuation: 2 })).description).toMatch(
-			/looks paginated in a way the node does not know/,
+		expect(errorOf(() => extractServiceRecords({ rows: [sampleRecords[0]], continuation: 2 })).description).toMatch(
+			/looks paginated in a way the node does not know \("continuation"\)/,
 		);
-		// Two record arrays, or a known records key next to an unknown key: not a recognised envelope.
-		expect(errorOf(() => extractServiceRecords({ data: [], items: [], next: 'x' })).description).toMatch(/looks paginated/);
-		expect(errorOf(() => extractServiceRecords({ data: [], cursor: 'abc' })).description).toMatch(/looks paginated/);
+		// Two record arrays: not a recognised envelope.
+		expect(errorOf(() => extractServiceRecords({ data: [], items: [], next: 'x' })).description).toMatch(/looks paginated in a way the node does not know \("next"\): /);
+		expect(errorOf(() => extractServiceRecords({ rows: [], owner: 'x' })).description).toMatch(/looks paginated in a way the node does not know: /);
+		// A known records key next to an unknown field: an error naming the field.
+		expect(errorOf(() => extractServiceRecords({ data: [], cursor: 'abc' })).message).toBe('The answer holds paging metadata the node does not know: "cursor"');
+		expect(errorOf(() => extractServiceRecords({ data: [], request_id: 'abc' })).message).toBe('The answer holds "request_id" next to the records, which the node does not know');
 	});
 
 	test('shape descriptions never contain values', () => {
@@ -98,7 +95,7 @@ describe('extractServiceRecords: response shapes', () => {
 	});
 });
 
-describe('readListingPage: paged envelopes and next links', () => {
+describe('readAnswer: paged envelopes and next links', () => {
 	const records = sampleRecords.slice(0, 2);
 
 	test.each([
@@ -109,29 +106,32 @@ describe('readListingPage: paged envelopes and next links', () => {
 		['meta.next', { services: records, meta: { next: '/v2026/services?page=2', total: 9 } }, '"meta.next"'],
 		['pagination.next', { data: records, pagination: { next: '/v2026/services?page=2', page: 1 } }, '"pagination.next"'],
 	])('follows %s', (_form, body, foundIn) => {
-		const page = readListingPage(body);
+		const page = readOne(body);
 		expect(page.items).toEqual(records);
-		expect(page.next).toEqual({ link: '/v2026/services?page=2', foundIn });
+		expect(page.next?.link).toBe('/v2026/services?page=2');
+		expect(shown(page.next!.foundIn)).toBe(foundIn);
 	});
 
 	test('a Link header rel="next" (among others, unquoted, several rel types) on any shape', () => {
 		const header = `<${BASE}/v2026/services?page=1>; rel="first", <${BASE}/v2026/services?page=3>; rel=last, <${BASE}/v2026/services?page=2>; rel="next prefetch"`;
 		for (const body of [records, { data: records }, { data: records, total: 9 }, records[0]]) {
-			expect(readListingPage(body, { headers: { link: header } }).next).toEqual({
-				link: `${BASE}/v2026/services?page=2`,
-				foundIn: 'the Link header',
-			});
+			const { next } = readOne(body, { headers: { link: header } });
+			expect(next?.link).toBe(`${BASE}/v2026/services?page=2`);
+			expect(shown(next!.foundIn)).toBe('the Link header\'s rel="next"');
 		}
-		expect(readListingPage(records, { headers: { link: `<${BASE}/x>; rel="prev"` } }).next).toBeUndefined();
-		expect(readListingPage(records, { headers: { link: 'garbage' } }).next).toBeUndefined();
+		expect(readOne(records, { headers: { link: `<${BASE}/x>; rel="prev"` } }).next).toBeUndefined();
+		expect(readOne(records, { headers: { link: 'garbage' } }).next).toBeUndefined();
 	});
 
-	test('a link in the body wins over the Link header', () => {
-		expect(readListingPage({ data: records, next: '/b' }, { headers: { link: '</h>; rel="next"' } }).next?.link).toBe('/b');
+	test('a link in the body and a Link header: the same page once, two different pages an error naming both', () => {
+		expect(readOne({ data: records, next: '/b' }, { headers: { link: `<${BASE}/b>; rel="next"` } }).next?.link).toBe(`${BASE}/b`);
+		expect(errorOf(() => readOne({ data: records, next: '/b' }, { headers: { link: '</h>; rel="next"' } })).message).toBe(
+			'The answer gives two different next pages: the Link header\'s rel="next" ("/h") and "next" ("/b")',
+		);
 	});
 
 	test.each([null, '', false])('next = %p means the last page', (next) => {
-		const page = readListingPage({ data: records, next, links: { next } });
+		const page = readOne({ data: records, next, links: { next } });
 		expect(page.next).toBeUndefined();
 		expect(page.items).toEqual(records);
 	});
@@ -152,18 +152,18 @@ describe('readListingPage: paged envelopes and next links', () => {
 			to: 2,
 			total: 4,
 		};
-		expect(readListingPage(body).next?.link).toBe('/v2026/services?page=2');
+		expect(readOne(body).next?.link).toBe('/v2026/services?page=2');
 	});
 
 	test('a next page given as a number is an error, not an invented address', () => {
-		const error = errorOf(() => readListingPage({ data: records, pagination: { next: 2 } }));
+		const error = errorOf(() => readOne({ data: records, pagination: { next: 2 } }));
 		expect(error.message).toBe('The listing gives its next page in "pagination.next" as number, not as a link');
 		expect(error.description).toMatch(/does not invent page addresses/);
 	});
 
 	test('labels name the page after the first', () => {
-		expect(shown(readListingPage([{}, {}], { page: 3 }).labelOf(1))).toBe('#2 of 2 on page 3');
-		expect(shown(readListingPage({ data: [{}] }).labelOf(0))).toBe('#1 of 1 in "data"');
+		expect(shown(readOne([{}, {}], { page: 3 }).labelOf(1))).toBe('#2 of 2 on page 3');
+		expect(shown(readOne({ data: [{}] }).labelOf(0))).toBe('#1 of 1 in "data"');
 	});
 });
 
@@ -211,8 +211,8 @@ describe('a JSON error object answered with HTTP 200', () => {
 		expect(errorOf(() => extractServiceRecords({ success: true })).message).toBe('The API answered with an object with key(s) success (boolean), not a list of services');
 	});
 
-	test('a success that is not true or false is no status: the shape is unknown', () => {
-		expect(errorOf(() => extractServiceRecords({ data: sampleRecords, success: 'yes' })).message).toMatch(/^The API answered with an object with key\(s\) data/);
+	test('a success that is not true or false is no status: an error naming it', () => {
+		expect(errorOf(() => extractServiceRecords({ data: sampleRecords, success: 'yes' })).message).toBe('The answer\'s "success" is "yes", which the node cannot read as true or false');
 	});
 });
 
@@ -267,8 +267,8 @@ describe('nextPageUrl', () => {
 describe('checkPageRecords: duplicates across pages', () => {
 	test('an id listed on an earlier page is an error naming both pages', () => {
 		const seen = new Map<string, number>();
-		checkPageRecords(readListingPage([serviceRecord({ id: 'a' }), serviceRecord({ id: 'b' })]), seen, 1);
-		const error = errorOf(() => checkPageRecords(readListingPage([serviceRecord({ id: 'c' }), serviceRecord({ id: 'a' })], { page: 2 }), seen, 2));
+		checkPageRecords(readOne([serviceRecord({ id: 'a' }), serviceRecord({ id: 'b' })]), { seen, pageNumber: 1, advice: PROVIDER_HINT });
+		const error = errorOf(() => checkPageRecords(readOne([serviceRecord({ id: 'c' }), serviceRecord({ id: 'a' })], { page: 2 }), { seen, pageNumber: 2, advice: PROVIDER_HINT }));
 		expect(error.message).toBe('The listing contains id_service "a" more than once');
 		expect(error.description).toMatch(/^Record #2 of 2 on page 2 repeats an id already listed on page 1\. Each service must appear once; if services were added or removed while the pages were read, run again\./);
 	});

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 
 import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { serviceIdKey } from '../../nodes/shared/record/serviceId';
 import type { ServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import { pathTooDeep } from '../../nodes/shared/record/recordDepth';
 import {
@@ -85,9 +86,10 @@ const validRecord = (id: fc.Arbitrary<string>) =>
 		fc.record({ id_service: id, values: valuesArb }, { requiredKeys: ['id_service'] }),
 	) as fc.Arbitrary<ServiceRecord & Record<string, unknown>>;
 
-const idArb = text.filter((id) => id.length > 0);
+// Valid ids name a service by the one id rule: not blank, and unique as compared (record/serviceId.ts).
+const idArb = text.filter((id) => serviceIdKey(id) !== '');
 const validRecords = (maxLength = 8) =>
-	fc.uniqueArray(validRecord(idArb), { maxLength, selector: (record) => record.id_service });
+	fc.uniqueArray(validRecord(idArb), { maxLength, selector: (record) => serviceIdKey(record.id_service) });
 
 type Shape = 'array' | 'envelope' | 'single' | 'map';
 /** Wraps records in one of the accepted listing shapes (team contract). */

@@ -58,3 +58,27 @@ describe('a platform echoing the key in forms the first redactor missed', () => 
 		expectNoWindowOf(result, KEY);
 	});
 });
+
+describe('issue 28, finding 4: the key one decoding step (or two) from the promised forms', () => {
+	const bytes = [...Buffer.from(KEY, 'utf8')];
+	const hex = (byte: number) => byte.toString(16).padStart(2, '0');
+	const percent = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => `%${hex(byte).toUpperCase()}`).join('');
+	const entities = (text: string, form: (code: number) => string) => [...text].map((char) => form(char.codePointAt(0)!)).join('');
+	test.each([
+		['percent-encoded twice', percent(percent(KEY))],
+		['percent-encoded twice, lower case', percent(percent(KEY)).toLowerCase()],
+		['hex of its bytes', bytes.map(hex).join('')],
+		['hex of its bytes, upper case, spaced', bytes.map(hex).join(' ').toUpperCase()],
+		['hex of its bytes, colons between', bytes.map(hex).join(':')],
+		['HTML decimal entities', entities(KEY, (code) => `&#${code};`)],
+		['HTML hex entities', entities(KEY, (code) => `&#x${code.toString(16)};`)],
+		['\\x escapes', bytes.map((byte) => `\\x${hex(byte)}`).join('')],
+		['HTML entities, then percent-encoded', percent(entities(KEY, (code) => `&#${code};`))],
+		['percent-encoded, then HTML-escaped (&amp; and &#37;)', percent(KEY).replace(/%/g, () => '&#37;')],
+		['\\u escapes of percent escapes', [...percent(KEY)].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+	])('%s', async (_name, form) => {
+		const result = await rejectedWith(`key ${form} unknown`);
+		expect(result.error?.description).toContain(`The platform said: "key ${REDACTED} unknown"`);
+		expectNoWindowOf(result, form);
+	});
+});

@@ -79,11 +79,10 @@ describe('reading', () => {
 		expect(makeRedactor('é-abcdefgh')('xx ĩ-abcdefgh yy')).toBe(`xx ĩ${REDACTED} yy`);
 	});
 
-	test('the `+` a key begins or ends with goes too, however the text writes it', () => {
+	test('the `+` a key begins or ends with is no secret: left as the text writes it, the key between redacted', () => {
 		const own = makeRedactor('++sk-live-0123456789+');
-		for (const form of ['++sk-live-0123456789+', encodeURIComponent('++sk-live-0123456789+'), '%2b+sk-live-0123456789%2b']) {
-			expect(own(`("${form}") a + b`)).toBe(`("${REDACTED}") a + b`);
-		}
+		expect(own('("++sk-live-0123456789+") a + b')).toBe(`("++${REDACTED}+") a + b`);
+		expect(own(`("${encodeURIComponent('++sk-live-0123456789+')}") a + b`)).toBe(`("%2B%2B${REDACTED}%2B") a + b`);
 	});
 
 	test('runs of the key that touch, or lie only gaps apart, become one marker', () => {

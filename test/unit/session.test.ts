@@ -4,6 +4,7 @@
  * never sent to another origin, a Timeout per request and one time limit for everything fetched
  * through one session.
  */
+import type { Text } from '../../nodes/shared/text/text';
 import { own } from '../../nodes/shared/text/text';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
@@ -46,7 +47,8 @@ const probe: INodeType = {
 		const session = await openApiSession.call(this, { itemIndex: 0, limits: readRequestLimits.call(this, 0) });
 		const out: INodeExecutionData[] = [];
 		for (const target of (this.getNodeParameter('targets', 0) as string).split(',')) {
-			const response = await session.get(target, { action: own('read the test data') });
+			// A path is the node's own (as SERVICES_PATH); anything else a URL from elsewhere.
+			const response = await session.get(target.startsWith('/') ? { path: target as Text } : target, { action: own('read the test data') });
 			out.push({ json: { url: response.url, body: response.body as IDataObject, type: response.headers['content-type'] ?? null } });
 		}
 		return [out];

@@ -43,7 +43,7 @@ export const LIST_TOOL_DESCRIPTION =
 
 export const GET_TOOL_DESCRIPTION =
 	'Get one service of the hosting platform account by its id_service (e.g. "srv-10014", as List returns it). ' +
-	'The id_service is required and compared exactly. ' +
+	'The id_service is required; upper and lower case matter, spaces at its ends do not. ' +
 	`Returns a JSON array holding that one service: ${SIMPLIFIED_FIELDS}. ` +
 	'Fails with an error naming the ID when no service has it; use List to find IDs.';
 

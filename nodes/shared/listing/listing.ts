@@ -1,22 +1,23 @@
-import type { StatedTotal } from './completeness';
-import { DescribedError } from '../text/errors';
+import type { Answer } from '../answer/answer';
+import { readAnswer } from '../answer/answer';
+import type { FoundLink, Position, StatedTotal } from '../answer/evidence';
+import { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/answerTexts';
+import { checkPageRecords } from '../record/pageRecords';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
+import { DescribedError } from '../text/errors';
+import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import type { ApiContext, ApiSession, RequestLimits } from '../transport/transport';
 import { openApiSession } from '../transport/transport';
-import type { ListingPage } from './listingPage';
-import { checkNothingLeft, checkPageRecords, PROVIDER_HINT, readListingPage, SERVICES_PATH, ServiceResponseError } from './listingPage';
+import { checkNothingLeft } from './completeness';
 
-export type { ListingPage } from './listingPage';
-export {
-	checkPageRecords,
-	describeShape,
-	extractServiceRecords,
-	PROVIDER_HINT,
-	readListingPage,
-	SERVICES_PATH,
-	ServiceResponseError,
-} from './listingPage';
+/**
+ * The services listing: the walk over its pages. Each page goes one way: the transport fetches it,
+ * the answer stage reads it (answer/), the records stage checks its records (record/pageRecords.ts),
+ * and the listing joins it here (its next link checked, the whole listing adding up: completeness.ts).
+ */
+
+export { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/answerTexts';
 
 /** Far more pages than a real account fills (100,000 services in pages of 100); past it, a loop. */
 export const MAX_LISTING_PAGES = 1000;
@@ -34,7 +35,7 @@ export class ServiceNotFoundError extends DescribedError {}
  * as the credential's Base URL (the key goes nowhere else), not fetched before, within the page cap.
  */
 export function nextPageUrl(
-	next: NonNullable<ListingPage['next']>,
+	next: FoundLink,
 	{ answeredUrl, baseUrl, fetched, pagesRead }: { answeredUrl: string; baseUrl: string; fetched: Set<string>; pagesRead: number },
 ): string {
 	if (!URL.canParse(next.link, answeredUrl)) {
@@ -83,6 +84,16 @@ export interface ServicePage {
 	next: string | undefined;
 }
 
+/** What the walk carries from page to page. */
+interface Walk {
+	readonly resumed: boolean;
+	/** id (by the id rule) -> page: an id listed twice anywhere in the listing is an error. */
+	readonly seen: Map<string, number>;
+	readonly fetched: Set<string>;
+	/** The latest total any page stated: the last page may not state one. */
+	stated?: StatedTotal & { page: number };
+}
+
 /**
  * Reads the listing page by page through one session (its deadline, size cap and retries cover the
  * whole listing, all pages together) and yields each page. Stop early by leaving the loop: no further
@@ -96,34 +107,43 @@ export async function* listServicePages(
 	session: ApiSession,
 	{ from, simplify = false }: { from?: string; simplify?: boolean } = {},
 ): AsyncGenerator<ServicePage, void, undefined> {
-	const seen = new Map<string, number>();
-	const fetched = new Set<string>();
-	/** The latest total any page stated: the last page may not state one. */
-	let stated: (StatedTotal & { page: number }) | undefined;
-	let target = from ?? `${session.baseUrl}${SERVICES_PATH}`;
+	const walk: Walk = { resumed: from !== undefined, seen: new Map(), fetched: new Set() };
+	// The first page's address is the node's own path on the Base URL: quoted so (transport/quotedUrl.ts).
+	let target: string | { path: Text } = from ?? { path: SERVICES_PATH };
 	for (let pageNumber = 1; ; pageNumber++) {
-		fetched.add(target);
-		const response = await session.get(target, { action: LIST_ACTION });
-		let records: ServiceRecord[];
-		let services: SimplifiedService[] | undefined;
-		let next: string | undefined;
-		try {
-			fetched.add(response.url);
-			const page = readListingPage(response.body, { headers: response.headers, page: pageNumber });
-			if (simplify) services = new Array<SimplifiedService>(page.items.length);
-			records = checkPageRecords(page, seen, pageNumber, services);
-			if (page.signals.total !== undefined) stated = { ...page.signals.total, page: pageNumber };
-			if (page.next) {
-				next = nextPageUrl(page.next, { answeredUrl: response.url, baseUrl: session.baseUrl, fetched, pagesRead: pageNumber });
-			} else {
-				checkNothingLeft({ last: page.signals, stated, read: seen.size, pages: pageNumber, resumed: from !== undefined });
-			}
-		} catch (error) {
-			throw error instanceof ServiceResponseError ? session.toNodeError(error, 200) : error;
+		walk.fetched.add(typeof target === 'string' ? target : `${session.baseUrl}${target.path}`);
+		const answer = await fetchAnswer(session, target, { page: pageNumber, resumed: walk.resumed });
+		const page = joinPage(session, walk, answer, pageNumber, simplify);
+		yield page;
+		if (page.next === undefined) return;
+		target = page.next;
+	}
+}
+
+/** The transport, then the answer stage: the answer's raw text is let go before its records are checked. */
+async function fetchAnswer(session: ApiSession, target: string | { path: Text }, position: Position): Promise<Answer> {
+	const response = await session.get(target, { action: LIST_ACTION });
+	try {
+		return readAnswer(response, position);
+	} catch (error) {
+		throw error instanceof ServiceResponseError ? session.toNodeError(error, response.status) : error;
+	}
+}
+
+/** The records stage, then the listing the page joins: its next link checked, or on the last page the listing adding up. */
+function joinPage(session: ApiSession, walk: Walk, answer: Answer, pageNumber: number, simplify: boolean): ServicePage {
+	try {
+		const services = simplify ? new Array<SimplifiedService>(answer.items.length) : undefined;
+		const records = checkPageRecords(answer, { seen: walk.seen, pageNumber, simplified: services, advice: PROVIDER_HINT });
+		walk.fetched.add(answer.url);
+		if (answer.signals.total !== undefined) walk.stated = { ...answer.signals.total, page: pageNumber };
+		if (answer.next !== undefined) {
+			return { records, services, next: nextPageUrl(answer.next, { answeredUrl: answer.url, baseUrl: session.baseUrl, fetched: walk.fetched, pagesRead: pageNumber }) };
 		}
-		yield { records, services, next };
-		if (next === undefined) return;
-		target = next;
+		checkNothingLeft({ last: answer.signals, stated: walk.stated, read: walk.seen.size, pages: pageNumber, resumed: walk.resumed });
+		return { records, services, next: undefined };
+	} catch (error) {
+		throw error instanceof ServiceResponseError ? session.toNodeError(error, answer.status) : error;
 	}
 }
 
@@ -137,5 +157,24 @@ export async function fetchServiceRecords(
 	for await (const page of listServicePages(session)) {
 		for (const record of page.records) records.push(record);
 	}
+	return records;
+}
+
+/**
+ * The checked records of one answer on its own (body as parsed, optional headers): what a one-page
+ * listing gives, through the same stages. For tests and tools that hold a parsed answer.
+ */
+export function extractServiceRecords(body: unknown, headers: Record<string, string | undefined> = {}): ServiceRecord[] {
+	const url = `https://api.invalid${SERVICES_PATH}`;
+	let json: string;
+	try {
+		json = JSON.stringify(body) ?? '';
+	} catch {
+		json = '';
+	}
+	const answer = readAnswer({ body, text: json, headers, status: 200, url }, { page: 1, resumed: false });
+	const seen = new Map<string, number>();
+	const records = checkPageRecords(answer, { seen, pageNumber: 1, advice: PROVIDER_HINT });
+	if (answer.next === undefined) checkNothingLeft({ last: answer.signals, stated: answer.signals.total && { ...answer.signals.total, page: 1 }, read: seen.size, pages: 1 });
 	return records;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { DescribedError } from '../text/errors';
-import { isJsonObject } from '../text/json';
+import { describeType, isJsonObject } from '../text/json';
 import { MAX_RECORD_DEPTH, pathTooDeep } from './recordDepth';
 import type { ServiceFieldDeclaration, ServiceRecord, SimplifiedService } from './serviceFields';
 import { SERVICE_FIELDS } from './serviceFields';
@@ -12,6 +12,7 @@ import { foreign, join, own, text } from '../text/text';
 // The per-record fast check and Simplify are generated from SERVICE_FIELDS (scripts/lib/record-code.cjs).
 export { isValidServiceRecordFast, simplifyServiceRecord, simplifyServiceRecordFast } from './serviceRecord.fast';
 export { MAX_RECORD_DEPTH } from './recordDepth';
+export { describeType } from '../text/json';
 
 /**
  * The service record as the spec documents it, built from the field declaration (serviceFields.ts).
@@ -137,25 +138,6 @@ export function nestServiceRecord(service: SimplifiedService): ServiceRecord {
 		holder[field.path[field.path.length - 1]] = service[field.key] ?? null;
 	}
 	return record;
-}
-
-const TYPE_NAMES: Record<string, Text> = {
-	string: own('string'),
-	number: own('number'),
-	bigint: own('bigint'),
-	boolean: own('boolean'),
-	symbol: own('symbol'),
-	undefined: own('undefined'),
-	object: own('object'),
-	function: own('function'),
-};
-
-/** A value's JSON type in the node's words (`array of 3`, `decimal number`), never the value. */
-export function describeType(value: unknown): Text {
-	if (value === null) return own('null');
-	if (Array.isArray(value)) return text`array of ${value.length}`;
-	if (typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) return own('decimal number');
-	return TYPE_NAMES[typeof value];
 }
 
 /** The value at `path` in a record: its type, and a short quote of a string, number or boolean. */

@@ -1,3 +1,4 @@
+import { escapeOf, isControl, MAY_NEED_ESCAPE } from './controls';
 import type { Redact } from './redact';
 
 /**
@@ -7,9 +8,11 @@ import type { Redact } from './redact';
  * platform, the credential, a URL, a header or a parameter value.
  *
  * A foreign part stays marked inside the Text until `render()`, the only way out. There, and only
- * there, each foreign part is redacted first and then bounded (a cut made before redaction can leave
- * a piece of the key the redactor no longer recognises), the cut is marked, and the whole text is
- * bounded again. The node's own wording is never redacted, so a key that happens to start like one
+ * there, each foreign part is redacted first (a cut made before redaction can leave a piece of the key
+ * the redactor no longer recognises; the redactor reads control characters as gaps, so it must see
+ * them raw), then neutralised (each control character, line separator, bidi control or lone surrogate
+ * of controls.ts shown escaped, `\u202E`: no terminal sequence, forged log line or reordered text) and
+ * then bounded, never cutting an escape in half; the cut is marked, and the whole text is bounded again. The node's own wording is never redacted, so a key that happens to start like one
  * of its words cannot eat it. The cutting helper is private to this module (a house test checks
  * that nothing else cuts text).
  */
@@ -70,13 +73,50 @@ export function join(parts: readonly Text[], separator: Text = '' as Text): Text
 }
 
 /**
- * The text as a user may see it: each foreign part redacted, then bounded to its own maximum; the
- * whole then bounded to `max`. The only function that turns a Text into a plain string.
+ * The text as a user may see it: each foreign part redacted, neutralised, then bounded to its own
+ * maximum; the whole then bounded to `max`. The only function that turns a Text into a plain string.
  */
 export function render(value: Text, redact: Redact, max: number): string {
-	const filled = value.replace(SLOT, (_slot, limit: string, part: string) => cut(redact(part), Number(limit)));
-	// Markers can only be left by a slot that was itself cut apart: drop them rather than show them.
-	return cut(filled.replace(MARKERS, ''), max);
+	let out = '';
+	/** Where the escapes put in by neutralise() begin in `out`: no cut may fall inside one. */
+	const escapes: number[] = [];
+	let last = 0;
+	for (const slot of value.matchAll(SLOT)) {
+		// Markers can only be left by a slot that was itself cut apart: drop them rather than show them.
+		out += value.slice(last, slot.index).replace(MARKERS, '');
+		const shown = neutralise(redact(slot[2]));
+		const kept = cut(shown.text, Number(slot[1]), shown.escapes);
+		for (const at of shown.escapes) if (at < kept.length - 1) escapes.push(out.length + at);
+		out += kept;
+		last = slot.index + slot[0].length;
+	}
+	return cut(out + value.slice(last).replace(MARKERS, ''), max, escapes);
+}
+
+/** The length of an escape neutralise() puts in: `\u` and four hex digits. */
+const ESCAPE_LENGTH = 6;
+
+/** Foreign text with each character of controls.ts escaped, and where each escape begins. */
+export function neutralise(value: string): { text: string; escapes: number[] } {
+	if (!MAY_NEED_ESCAPE.test(value)) return { text: value, escapes: [] };
+	let text = '';
+	const escapes: number[] = [];
+	let from = 0;
+	for (let index = 0; index < value.length; index++) {
+		const code = value.charCodeAt(index);
+		if (code >= 0xd800 && code <= 0xdbff) {
+			const low = value.charCodeAt(index + 1);
+			if (low >= 0xdc00 && low <= 0xdfff) {
+				index++;
+				continue;
+			}
+		} else if (!isControl(code) && !(code >= 0xdc00 && code <= 0xdfff)) continue;
+		text += value.slice(from, index);
+		escapes.push(text.length);
+		text += escapeOf(code);
+		from = index + 1;
+	}
+	return { text: text + value.slice(from), escapes };
 }
 
 /** A text whose foreign parts are left out (…): safe to hold in an Error's message, whatever happens to it. */
@@ -86,12 +126,16 @@ export function elide(value: Text): string {
 
 /**
  * At most `max` characters, the cut marked. Private on purpose: cutting happens only after redaction,
- * in render(). Never splits a surrogate pair.
+ * in render(). Never splits a surrogate pair, nor an escape beginning at one of `escapes` (sorted).
  */
-function cut(value: string, max: number): string {
+function cut(value: string, max: number, escapes: readonly number[] = []): string {
 	if (value.length <= max) return value;
 	let end = Math.max(0, max - CUT_MARK.length);
 	const code = value.charCodeAt(end - 1);
 	if (code >= 0xd800 && code <= 0xdbff) end--;
+	for (const at of escapes) {
+		if (at >= end) break;
+		if (at + ESCAPE_LENGTH > end) end = at;
+	}
 	return value.slice(0, end) + CUT_MARK;
 }

@@ -5,7 +5,7 @@ import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 
 /** The API version is the first path segment after the base address (spec, "Versioning"). */
-export const API_VERSION_SEGMENT = 'v2026';
+export const API_VERSION_SEGMENT = own('v2026');
 
 /** A base URL the node must not use; carries a user-facing fix in `description`. */
 export class BaseUrlError extends DescribedError {}

@@ -114,7 +114,7 @@ exchange: Exchange,
 	rawBody: unknown,
 	headers: Record<string, string | undefined>,
 	{ statusCode, url, action, deadline }: { statusCode: number; url: string; action: Text; deadline: Deadline },
-): Promise<unknown> {
+): Promise<{ body: unknown; text: string }> {
 	const host = new URL(url).host;
 	const contentType = headers['content-type'];
 	try {
@@ -126,7 +126,7 @@ exchange: Exchange,
 		exchange.used.bytesRead += buffer.length;
 		exchange.used.pagesRead++;
 		const text = decodeText(buffer, contentType);
-		return parseJson(text, contentType, statusCode);
+		return { body: parseJson(text, contentType, statusCode), text };
 	} catch (error) {
 		throw bodyFailure(exchange, error, { headers, statusCode, host, action, deadline });
 	}

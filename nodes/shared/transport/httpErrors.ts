@@ -1,21 +1,21 @@
 import type { RequestLimits } from '../parameters/limits';
-import { isJsonObject } from '../text/json';
 import type { ErrorText } from '../text/errors';
 import { formatDuration, RETRY_HINT } from '../text/errors';
 import type { Text } from '../text/text';
 import { EXCERPT_MAX, foreign, own, text } from '../text/text';
+import type { QuotedUrl } from './quotedUrl';
 import { describeRetryAfter } from './retryAfter';
 
 /** Texts for what the platform answered over HTTP: statuses, Retry-After, retries, redirects, its own message. */
 
 export function describeHttpStatus(
 	status: number,
-	context: { url: string; action: Text; retryAfter?: string; serverMessage?: string; now?: number },
+	context: { url: QuotedUrl; action: Text; retryAfter?: string; serverMessage?: string; now?: number },
 ): ErrorText {
 	const { action } = context;
 	const said = context.serverMessage ? text` The platform said: "${foreign(context.serverMessage, EXCERPT_MAX)}".` : own('');
 	const withSaid = (value: { message: Text; description: Text }): ErrorText => ({ ...value, description: text`${value.description}${said}` });
-	const checkBaseUrl = text`Check the Base URL in the Service Platform API credential: it must be the API's base address as the platform gives it (e.g. https://api.example.com); the node requested ${foreign(context.url)}.`;
+	const checkBaseUrl = text`Check the Base URL in the Service Platform API credential: it must be the API's base address as the platform gives it (e.g. https://api.example.com); the node requested ${context.url}.`;
 	const wait = describeRetryAfter(context.retryAfter, context.now);
 	const asksToWait = wait ? text`; it asks to wait ${wait}` : own('');
 	switch (status) {
@@ -44,7 +44,7 @@ export function describeHttpStatus(
 		case 410:
 			return withSaid({
 				message: text`The platform says the address used to ${action} is gone (HTTP 410)`,
-				description: text`The platform may have retired this API version (the node requested ${foreign(context.url)}). Check the provider's announcements and update this community node.`,
+				description: text`The platform may have retired this API version (the node requested ${context.url}). Check the provider's announcements and update this community node.`,
 			});
 		case 429:
 			return withSaid({
@@ -123,11 +123,11 @@ export function describeRetryTooLong(context: {
 }
 
 /** A redirect the node does not follow; `location` as the server sent it (foreign: quoted redacted, then bounded). */
-export function describeRedirect(status: number, from: string, location: string | undefined): ErrorText {
+export function describeRedirect(status: number, from: QuotedUrl, location: string | undefined): ErrorText {
 	if (!location) {
 		return {
 			message: text`The platform answered with a redirect (HTTP ${status}) without a target`,
-			description: text`Check the Base URL in the credential; the node requested ${foreign(from)}.`,
+			description: text`Check the Base URL in the credential; the node requested ${from}.`,
 		};
 	}
 	return {
@@ -139,17 +139,17 @@ export function describeRedirect(status: number, from: string, location: string 
 }
 
 /** A same-origin Location with "user:password@": never followed, and never quoted (it holds a password). */
-export function describeRedirectWithUserInfo(status: number, from: string): ErrorText {
+export function describeRedirectWithUserInfo(status: number, from: QuotedUrl): ErrorText {
 	return {
 		message: text`The platform redirected to an address with a user name or password (HTTP ${status}); the node does not follow it`,
-		description: text`The API key is the only credential the node sends. Check the Base URL in the credential; the node requested ${foreign(from)}.`,
+		description: text`The API key is the only credential the node sends. Check the Base URL in the credential; the node requested ${from}.`,
 	};
 }
 
-export function describeRedirectLoop(status: number, from: string, max: number): ErrorText {
+export function describeRedirectLoop(status: number, from: QuotedUrl, max: number): ErrorText {
 	return {
 		message: text`The platform redirected more than ${max} times`,
-		description: text`The answers kept redirecting within the same address (last: HTTP ${status} from ${foreign(from)}). Check the Base URL in the credential: it must be the API's base address, not a page that forwards.`,
+		description: text`The answers kept redirecting within the same address (last: HTTP ${status} from ${from}). Check the Base URL in the credential: it must be the API's base address, not a page that forwards.`,
 	};
 }
 
@@ -160,18 +160,4 @@ export function describeCrossOrigin(context: { target: string; baseUrl: string; 
 	};
 }
 
-/**
- * The platform's own words from a JSON error body, if it sent some: foreign text, whitespace runs
- * made one space; the caller quotes it with foreign(), which redacts and bounds it when shown.
- */
-export function platformMessageOf(body: unknown): string | undefined {
-	if (!isJsonObject(body)) return undefined;
-	for (const key of ['message', 'error_description', 'detail', 'error', 'title']) {
-		const value = body[key];
-		if (typeof value === 'string' && value.trim() !== '') return value.replace(/\s+/g, ' ').trim();
-		if (key === 'error' && isJsonObject(value)) return platformMessageOf(value);
-	}
-	// JSON:API and GraphQL style: `{ "errors": [{ "detail" | "message" | "title": "..." }] }`.
-	if (Array.isArray(body.errors) && isJsonObject(body.errors[0])) return platformMessageOf(body.errors[0]);
-	return undefined;
-}
+export { platformMessageOf } from '../text/json';

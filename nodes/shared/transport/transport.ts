@@ -20,6 +20,8 @@ import { makeRedactor } from '../text/redact';
 import type { Text } from '../text/text';
 import { render } from '../text/text';
 import { discardBody } from './responseBody';
+import type { RequestUrl } from './quotedUrl';
+import { foreignUrl, ownPathUrl } from './quotedUrl';
 import { parseRetryAfter } from './retryAfter';
 import { MAX_RETRIES, MAX_SESSION_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
 import { describeTransportFailure } from './transportErrors';
@@ -44,6 +46,10 @@ class RetryBudgetError extends HttpStatusError {}
 export interface ApiResponse {
 	/** Parsed JSON (already checked: JSON, decodable, under the cap). */
 	body: unknown;
+	/** The JSON text it was parsed from: the answer stage reads what JSON.parse hides (answer/jsonText.ts). */
+	text: string;
+	/** The HTTP status (2xx: the answer stage judges which it reads). */
+	status: number;
 	/** Lower-case names, first value. */
 	headers: Record<string, string | undefined>;
 	/** Final URL after same-origin redirects. */
@@ -54,14 +60,15 @@ export interface ApiSession {
 	/** Resolved credential base URL, no trailing slash. */
 	readonly baseUrl: string;
 	/**
-	 * target: a path such as '/v2026/services' (joined to baseUrl) or an absolute URL, which must be
-	 * same-origin as baseUrl (else a clear error naming it; the key is never sent elsewhere).
+	 * target: the node's own path (`{ path: SERVICES_PATH }`, joined to baseUrl and quoted as the node's
+	 * wording, quotedUrl.ts) or an absolute URL, which must be same-origin as baseUrl (else a clear
+	 * error naming it; the key is never sent elsewhere).
 	 * action: what the caller does, for texts, e.g. 'list services'. Each request has the Timeout; the
 	 * listing's time, byte cap and retries are the session's: they apply to everything fetched through
 	 * it (a whole paged listing).
 	 * Failures are thrown as finished n8n errors (redacted, with itemIndex).
 	 */
-	get(target: string, options: { action: Text }): Promise<ApiResponse>;
+	get(target: string | { path: Text }, options: { action: Text }): Promise<ApiResponse>;
 	/**
 	 * The ONE way our errors become n8n errors: redacts the key in every form, keeps our text against
 	 * n8n's message rewrite, adds itemIndex; DescribedError -> NodeOperationError/NodeApiError.
@@ -150,13 +157,13 @@ class HttpSession implements ApiSession {
 		}
 	}
 
-	private resolveTarget(target: string, action: Text): string {
-		if (target.startsWith('/')) return `${this.baseUrl}${target}`;
+	private resolveTarget(target: string | { path: Text }, action: Text): RequestUrl {
+		if (typeof target !== 'string') return ownPathUrl(this.baseUrl, target.path);
 		const url = URL.canParse(target) ? new URL(target) : undefined;
 		if (url?.origin !== this.origin) {
 			throw new DescribedError(...textOf(describeCrossOrigin({ target: url?.href ?? target, baseUrl: this.baseUrl, action })));
 		}
-		return url.href;
+		return foreignUrl(url.href);
 	}
 
 	private retryBudgetError(status: number, action: Text, serverMessage: string | undefined): RetryBudgetError {
@@ -170,12 +177,13 @@ class HttpSession implements ApiSession {
 		return this.deadlineAt - Date.now();
 	}
 
-	private async fetchWithRetries(startUrl: string, action: Text, retried: { count: number }): Promise<ApiResponse> {
+	private async fetchWithRetries(start: RequestUrl, action: Text, retried: { count: number }): Promise<ApiResponse> {
 		const { limits } = this.options;
-		let url = startUrl;
+		let requested = start;
 		let redirects = 0;
 		for (;;) {
 			const deadline = requestDeadline(this.exchange);
+			const url = requested.href;
 			const response = await sendGet(this.exchange, url, action, deadline);
 			const { statusCode } = response;
 			const headers = lowerCaseHeaders(response.headers);
@@ -186,16 +194,16 @@ class HttpSession implements ApiSession {
 				const next = location && URL.canParse(location, url) ? new URL(location, url) : undefined;
 				// The key may only go where the user pointed it: same scheme, host and port.
 				if (next !== undefined && next.origin === this.origin && (next.username !== '' || next.password !== '')) {
-					throw new HttpStatusError(describeRedirectWithUserInfo(statusCode, url), statusCode);
+					throw new HttpStatusError(describeRedirectWithUserInfo(statusCode, requested.quoted), statusCode);
 				}
 				if (next?.origin !== this.origin) {
 					// Quoted as foreign text (redacted, then bounded when shown): a hostile Location may be long and carry the key.
-					throw new HttpStatusError(describeRedirect(statusCode, url, location === undefined ? undefined : (next?.href ?? location)), statusCode);
+					throw new HttpStatusError(describeRedirect(statusCode, requested.quoted, location === undefined ? undefined : (next?.href ?? location)), statusCode);
 				}
 				if (++redirects > MAX_SAME_ORIGIN_REDIRECTS) {
-					throw new HttpStatusError(describeRedirectLoop(statusCode, url, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
+					throw new HttpStatusError(describeRedirectLoop(statusCode, requested.quoted, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
 				}
-				url = next.href;
+				requested = foreignUrl(next.href);
 				continue;
 			}
 
@@ -222,12 +230,12 @@ class HttpSession implements ApiSession {
 				}
 				const serverMessage = await readErrorMessage(response.body, headers['content-type'], deadline.signal);
 				if (budgetSpent) throw this.retryBudgetError(statusCode, action, serverMessage);
-				const text = describeHttpStatus(statusCode, { url, action, retryAfter: headers['retry-after'], serverMessage });
+				const text = describeHttpStatus(statusCode, { url: requested.quoted, action, retryAfter: headers['retry-after'], serverMessage });
 				throw new HttpStatusError(text, statusCode);
 			}
 
-			const body = await readJsonBody(this.exchange, response.body, headers, { statusCode, url, action, deadline });
-			return { body, headers, url };
+			const { body, text } = await readJsonBody(this.exchange, response.body, headers, { statusCode, url, action, deadline });
+			return { body, text, headers, url, status: statusCode };
 		}
 	}
 

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { requestOptionsProperty, simplifyProperty } from '../../../shared/parameters/descriptions';
 import { listServicePages, ServiceNotFoundError } from '../../../shared/listing/listing';
 import { ParameterError, parameterReader, readSimplify, requireText } from '../../../shared/parameters/parameters';
+import { serviceIdKey } from '../../../shared/record/serviceId';
 import type { ServiceRecord } from '../../../shared/record/serviceRecord';
 import { simplifyServiceRecord } from '../../../shared/record/serviceRecord';
 import { foreign, own, text } from '../../../shared/text/text';
@@ -56,14 +57,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const session = await openApiSession.call(this, { itemIndex, limits: readRequestLimits.call(this, itemIndex) });
 	let found: ServiceRecord | undefined;
 	let listed = 0;
-	// Ids are compared exactly; one that differs only in case is worth naming in the error.
+	// Ids are compared by the one id rule (record/serviceId.ts); one that differs only in case is worth naming in the error.
+	const key = serviceIdKey(serviceId);
 	let otherCase: string | undefined;
-	const lowerCaseId = serviceId.toLowerCase();
+	const lowerCaseKey = key.toLowerCase();
 	for await (const { records } of listServicePages(session)) {
-		found = records.find((record) => record.id_service === serviceId);
+		found = records.find((record) => serviceIdKey(record.id_service) === key);
 		if (found) break;
 		listed += records.length;
-		otherCase ??= records.find((record) => record.id_service.toLowerCase() === lowerCaseId)?.id_service;
+		otherCase ??= records.find((record) => serviceIdKey(record.id_service).toLowerCase() === lowerCaseKey)?.id_service;
 	}
 	if (!found) {
 		throw session.toNodeError(
@@ -71,7 +73,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				text`No service with id_service "${foreign(serviceId, 80)}"`,
 				text`The platform lists ${listed} service(s) and none has this id${
 					otherCase === undefined ? own('. ') : text`; "${foreign(otherCase, 80)}" differs only in upper/lower case. `
-				}Check the ID (it is the id_service field of a List result, e.g. srv-10014, compared exactly), ${
+				}Check the ID (it is the id_service field of a List result, e.g. srv-10014, compared exactly but for spaces at its ends), ${
 					isToolUse(this)
 						? own('or call List (search by name or alias) to find it, ')
 						: own('or choose "From List" to pick the service by name, ')

@@ -1,0 +1,314 @@
+/**
+ * Over 300 lines because the three kinds of escapes, each with its gaps, UTF-8 sequences and surrogate
+ * pairs, are one decoder: a layer is built by it, and the redactor's other readings use it too.
+ *
+ * Reading a text the way the redactor sees it (redact.ts): as LAYERS of elements, each a character or
+ * an escape standing for one, with where it came from. Layer 0 is the text's characters (a surrogate
+ * pair one element). Layer d is layer d - 1 decoded once: where an element is a `%`, `\` or `&` that,
+ * with the elements after it, makes an escape, the escape is one element standing for what it means.
+ * So `%2541` is `%41` in layer 1 and `A` in layer 2, and `&#37;41`, `\u002541` and `%26%2365%3B`
+ * (`&#65;` percent-encoded) are `A` in layer 2.
+ *
+ * The escapes (issue 28):
+ * - percent: `%XX` (hex, any case) is that byte; a UTF-8 sequence of them, one character;
+ * - JSON and C: `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`; `\uXXXX` (a surrogate pair of them, one
+ *   character); `\xXX` a byte, like `%XX`;
+ * - HTML: `&#NNN;` and `&#xHHH;` (the `;` required), and the named references of every ASCII
+ *   character that has one (`&amp;` `&lt;` `&quot;` `&apos;` `&sol;` `&percnt;` ... see NAMED), `&nbsp;`.
+ * Gaps (whitespace, `+`, and the controls of controls.ts) may lie anywhere inside an escape: a line
+ * wrapped inside one is read past.
+ *
+ * Each layer reads greedily, left to right, as a decoder would; a surrogate pair escaped as two halves,
+ * or its halves decoded in different layers, is one character. Each layer is built in one pass over the
+ * one below (an escape that fails is read again as the elements it was made of: a bounded number of
+ * looks at each), and a Decoder reads it anew from any element for the redactor's other readings.
+ */
+import { isControl } from './controls';
+
+/** How many layers of escapes the redactor decodes. */
+export const DEPTH = 2;
+
+/** What a piece stands for, besides a code point: a byte that begins no UTF-8 character. */
+export const BYTE = 0x110000;
+
+const [PERCENT, AMPERSAND, BACKSLASH, SEMICOLON, HASH] = [0x25, 0x26, 0x5c, 0x3b, 0x23];
+
+/** Whether a code point is a trigger: a character that may begin an escape. */
+export function isTrigger(code: number): boolean {
+	return code === PERCENT || code === BACKSLASH || code === AMPERSAND;
+}
+
+/** Whitespace (what `\s` matches), `+` (a space in form encoding), or a control of controls.ts: no unit. */
+export function isGap(code: number): boolean {
+	if (code < 0x80) return code === 0x20 || code === 0x2b || code < 0x20 || code === 0x7f;
+	return (
+		code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x202f || code === 0x205f || code === 0x3000 ||
+		code === 0xfeff || isControl(code) || (code >= 0xd800 && code <= 0xdfff)
+	);
+}
+
+const ASCII_GAP = Uint8Array.from({ length: 128 }, (_, code) => (isGap(code) ? 1 : 0));
+
+function hexValue(code: number): number {
+	if (code >= 0x30 && code <= 0x39) return code - 0x30;
+	const letter = code | 0x20;
+	return letter >= 0x61 && letter <= 0x66 ? letter - 0x57 : -1;
+}
+
+/** The character of each simple backslash escape, by the letter after the backslash; -1 for none. */
+const SIMPLE = new Int16Array(128).fill(-1);
+for (const [letter, code] of Object.entries({ '"': 0x22, '\\': 0x5c, '/': 0x2f, b: 8, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 })) {
+	SIMPLE[letter.charCodeAt(0)] = code;
+}
+
+/** HTML's named references for ASCII characters (HTML 5), and `nbsp`. Names are case-sensitive. */
+const NAMED = new Map<string, number>(
+	Object.entries({
+		Tab: 9, NewLine: 10, excl: 33, quot: 34, QUOT: 34, num: 35, dollar: 36, percnt: 37, amp: 38, AMP: 38, apos: 39, lpar: 40,
+		rpar: 41, ast: 42, midast: 42, plus: 43, comma: 44, period: 46, sol: 47, colon: 58, semi: 59, lt: 60, LT: 60, equals: 61,
+		gt: 62, GT: 62, quest: 63, commat: 64, lsqb: 91, lbrack: 91, bsol: 92, rsqb: 93, rbrack: 93, Hat: 94, lowbar: 95,
+		UnderBar: 95, grave: 96, DiacriticalGrave: 96, lcub: 123, lbrace: 123, verbar: 124, vert: 124, VerticalLine: 124,
+		rcub: 125, rbrace: 125, nbsp: 0xa0, NonBreakingSpace: 0xa0,
+	}),
+);
+const LONGEST_NAME = Math.max(...[...NAMED.keys()].map((name) => name.length));
+/** The most digits of an HTML numeric reference, decimal and hex (`&#1114111;`, `&#x10FFFF;`, a few leading zeros). */
+const [MAX_DECIMAL, MAX_HEX] = [10, 8];
+
+/** By the length of a UTF-8 sequence: the smallest code point it may hold, the payload bits of its first byte. */
+const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1f, 0x0f, 0x07]];
+
+/** One layer of a text: what each element stands for, and where each begins in the layer below. */
+export interface Layer {
+	/** A code point, or BYTE + a byte. */
+	codes: Int32Array;
+	/** Where each element begins in the layer below (in the text, for layer 0); src[length]: where the last ends. */
+	src: Int32Array;
+	length: number;
+	below: Layer | undefined;
+	/** Whether an element is an escape (else the layer reads as the one below). */
+	escapes: boolean;
+}
+
+/** Layer 0: the text's characters, a surrogate pair one element, a lone surrogate as it is. */
+export function textLayer(text: string): Layer {
+	const codes = new Int32Array(text.length);
+	let src: Int32Array | undefined;
+	let length = 0;
+	for (let index = 0; index < text.length; ) {
+		const code = text.charCodeAt(index);
+		if (code >= 0xd800 && code <= 0xdbff) {
+			const low = text.charCodeAt(index + 1);
+			if (low >= 0xdc00 && low <= 0xdfff) {
+				// Where elements begin in the text is kept only once a pair makes them differ.
+				src ??= Int32Array.from({ length: text.length + 1 }, (_, at) => at);
+				src[length] = index;
+				codes[length++] = ((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+				index += 2;
+				continue;
+			}
+		}
+		if (src !== undefined) src[length] = index;
+		codes[length++] = code;
+		index++;
+	}
+	if (src !== undefined) src[length] = text.length;
+	return { codes, src: src ?? IDENTITY, length, below: undefined, escapes: false };
+}
+
+/** Layer 0's src when every element is one character of the text: read as the index itself. */
+const IDENTITY = new Int32Array(0);
+
+/** The layer above `below`: it decoded once, greedily. */
+export function decodeLayer(below: Layer): Layer {
+	const { codes: from, length: count } = below;
+	const codes = new Int32Array(count);
+	const src = new Int32Array(count + 1);
+	const decoder = new Decoder(below);
+	let length = 0;
+	let escapes = false;
+	for (let index = 0; index < count; ) {
+		const code = from[index];
+		src[length] = index;
+		if (!isTrigger(code) && !(code >= 0xd800 && code <= 0xdbff)) {
+			codes[length++] = code;
+			index++;
+			continue;
+		}
+		const end = decoder.step(index);
+		codes[length++] = decoder.code;
+		if (end > index + 1) escapes = true;
+		index = end;
+	}
+	src[length] = count;
+	return { codes, src, length, below, escapes };
+}
+
+/** Where element `index` of a layer (or its end, at `length`) is in the text. */
+export function positionOf(layer: Layer, index: number): number {
+	let position = index;
+	for (let at: Layer | undefined = layer; at !== undefined; at = at.below) if (at.src !== IDENTITY) position = at.src[position];
+	return position;
+}
+
+/**
+ * Decodes one element of the layer above `below`, from any element of it: `step(index)` returns where
+ * it ends (in `below`) and leaves what it stands for in `code`. `steps` counts the elements looked at.
+ */
+export class Decoder {
+	code = 0;
+	steps = 0;
+	private readonly codes: Int32Array;
+	private readonly length: number;
+	/** The value of the escape just read. */
+	private value = 0;
+
+	constructor(below: Layer) {
+		this.codes = below.codes;
+		this.length = below.length;
+	}
+
+	step(index: number): number {
+		let end = this.one(index);
+		const high = this.code;
+		if (high >= 0xd800 && high <= 0xdbff && end < this.length) {
+			// Halves of a pair escaped apart, or one decoded a layer early: one character.
+			const lowEnd = this.one(end);
+			if (this.code >= 0xdc00 && this.code <= 0xdfff) {
+				this.code = ((high - 0xd800) << 10) + (this.code - 0xdc00) + 0x10000;
+				end = lowEnd;
+			} else this.code = high;
+		}
+		return end;
+	}
+
+	/** One element: an escape, or the element below as it is. */
+	private one(index: number): number {
+		const code = this.codes[index];
+		this.steps++;
+		const end = code === PERCENT ? this.bytes(index + 1, PERCENT) : code === BACKSLASH ? this.backslash(index + 1) : code === AMPERSAND ? this.reference(index + 1) : -1;
+		if (end < 0) {
+			this.code = code;
+			return index + 1;
+		}
+		this.code = this.value;
+		return end;
+	}
+
+	/** The next element from `index` that is not a gap; -1 at the end. */
+	private next(index: number): number {
+		while (index < this.length) {
+			const code = this.codes[index];
+			if (code < 0x80 ? ASCII_GAP[code] === 0 : !isGap(code)) return index;
+			this.steps++;
+			index++;
+		}
+		return -1;
+	}
+
+	/** `count` hex digits from `index`: their value (in `value`) and end; -1 if they are not there. */
+	private hex(index: number, count: number): number {
+		let value = 0;
+		for (let digit = 0; digit < count; digit++) {
+			index = this.next(index);
+			const digitValue = index < 0 ? -1 : hexValue(this.codes[index]);
+			if (digitValue < 0) return -1;
+			value = value * 16 + digitValue;
+			index++;
+			this.steps++;
+		}
+		this.value = value;
+		return index;
+	}
+
+	/**
+	 * `XX` after a `%` (or `\x`): a byte; with the escapes after it, when they make one, a UTF-8
+	 * character; a byte that begins none stands for itself (BYTE + it).
+	 */
+	private bytes(index: number, trigger: number): number {
+		const first = this.hex(index, 2);
+		if (first < 0) return -1;
+		const lead = this.value;
+		if (lead < 0x80) return first;
+		const size = lead >= 0xf5 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 1;
+		let code = lead & PAYLOAD_BITS[size];
+		let end = first;
+		for (let byteIndex = 1; byteIndex < size && code >= 0; byteIndex++) {
+			let at = this.next(end);
+			if (at >= 0 && this.codes[at] === trigger && trigger === BACKSLASH) {
+				at = this.next(at + 1);
+				if (at >= 0 && this.codes[at] !== 0x78) at = -1;
+			} else if (at >= 0 && this.codes[at] !== trigger) at = -1;
+			end = at < 0 ? -1 : this.hex(at + 1, 2);
+			code = end >= 0 && (this.value & 0xc0) === 0x80 ? (code << 6) | (this.value & 0x3f) : -1;
+		}
+		this.value = size > 1 && code >= SMALLEST[size] && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? code : BYTE + lead;
+		return this.value === BYTE + lead ? first : end;
+	}
+
+	/** A JSON or C escape after `\`; `\uXXXX\uXXXX` of a surrogate pair is one character. */
+	private backslash(index: number): number {
+		const at = this.next(index);
+		if (at < 0) return -1;
+		const letter = this.codes[at];
+		if (letter < 0x80 && SIMPLE[letter] >= 0) {
+			this.value = SIMPLE[letter];
+			return at + 1;
+		}
+		if (letter === 0x78) return this.bytes(at + 1, BACKSLASH);
+		if (letter !== 0x75) return -1;
+		const end = this.hex(at + 1, 4);
+		if (end < 0) return -1;
+		const high = this.value;
+		if (high >= 0xd800 && high <= 0xdbff) {
+			const slash = this.next(end);
+			const u = slash >= 0 && this.codes[slash] === BACKSLASH ? this.next(slash + 1) : -1;
+			const lowEnd = u >= 0 && this.codes[u] === 0x75 ? this.hex(u + 1, 4) : -1;
+			if (lowEnd >= 0 && this.value >= 0xdc00 && this.value <= 0xdfff) {
+				this.value = ((high - 0xd800) << 10) + (this.value - 0xdc00) + 0x10000;
+				return lowEnd;
+			}
+		}
+		this.value = high;
+		return end;
+	}
+
+	/** An HTML character reference after `&`: numeric (`#` digits, `#x` hex digits) or named, then `;`. */
+	private reference(index: number): number {
+		let at = this.next(index);
+		if (at < 0) return -1;
+		if (this.codes[at] === HASH) {
+			at = this.next(at + 1);
+			const hex = at >= 0 && (this.codes[at] | 0x20) === 0x78;
+			if (hex) at = this.next(at + 1);
+			let value = 0;
+			for (let digits = 0; ; digits++) {
+				if (at < 0) return -1;
+				const char = this.codes[at];
+				const digit = hex ? hexValue(char) : char >= 0x30 && char <= 0x39 ? char - 0x30 : -1;
+				if (digit < 0) {
+					if (digits === 0 || char !== SEMICOLON || value > 0x10ffff) return -1;
+					this.value = value;
+					return at + 1;
+				}
+				if (digits >= (hex ? MAX_HEX : MAX_DECIMAL)) return -1;
+				value = value * (hex ? 16 : 10) + digit;
+				this.steps++;
+				at = this.next(at + 1);
+			}
+		}
+		let name = '';
+		for (; ; at = this.next(at + 1)) {
+			if (at < 0) return -1;
+			const letter = this.codes[at];
+			if (letter === SEMICOLON) break;
+			if (name.length >= LONGEST_NAME || !((letter | 0x20) >= 0x61 && (letter | 0x20) <= 0x7a)) return -1;
+			name += String.fromCharCode(letter);
+			this.steps++;
+		}
+		const code = NAMED.get(name);
+		if (code === undefined) return -1;
+		this.value = code;
+		return at + 1;
+	}
+}
