@@ -326,7 +326,8 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	// Each recipe of e2e/recipes.mjs with a picture, imported as a user imports it (its credentials
 	// picked; those of the Service Platform point at the mock), as the editor draws it.
 	for (const recipe of RECIPES.filter((r) => r.picture)) {
-		const names = readRecipe(recipe.file).nodes.map((n) => n.name);
+		// A sticky note is drawn as a note, not as a canvas node with its name.
+		const names = readRecipe(recipe.file).nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').map((n) => n.name);
 		await named(`recipe ${recipe.file} on the canvas: its ${names.length} nodes, none unknown, none with issues`, async () => {
 			const credentials = {};
 			for (const [type, ref] of Object.entries(credentialRefs(readRecipe(recipe.file)))) {

@@ -22,15 +22,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const POLL_MS = 30_000;
 const EVERY_30_S = { item: ['0', '30'].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
 
-/** SIGKILL of n8n's whole process group, as the chaos test does; the instance can then start again on the same folder. */
-async function kill(inst) {
-	inst.killGroup('SIGKILL');
-	await inst.serverExit;
-	inst.unregisterServer?.();
-	inst.outputs.push(`$ n8n start (SIGKILLed)\n${inst.serverLog}`);
-	inst.server = null;
-}
-
 async function until(what, check, timeoutMs) {
 	const started = Date.now();
 	for (;;) {
@@ -75,7 +66,7 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 			// Activated just after a poll time, killed at once: no scheduled poll runs in between.
 			await until('just after a poll time', () => Date.now() % POLL_MS > 500 && Date.now() % POLL_MS < 2000, POLL_MS + 5000);
 			await inst.activateWorkflow(wf.id);
-			await kill(inst);
+			await inst.kill('SIGKILL'); // n8n's whole process group, as the chaos test does
 			const polls = mock.requests.filter((q) => q.path.startsWith('/v2026/services')).length;
 			report.pollsBeforeKill = polls;
 			assert.equal(polls, 1, 'only the poll at activation ran before the kill (else the check proves nothing)');
@@ -104,7 +95,7 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 			svc[1].values.values.status = svc[1].values.values.status === 'suspended' ? 'active' : 'suspended';
 			mock.setServices(svc);
 			await until('the emit of the next poll', () => inst.serverLog.slice(mark).includes('Received event to trigger execution'), POLL_MS + 15_000);
-			await kill(inst);
+			await inst.kill('SIGKILL'); // n8n's whole process group, as the chaos test does
 			const before = await (async () => {
 				await inst.start();
 				await inst.login();

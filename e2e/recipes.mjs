@@ -25,13 +25,14 @@ import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { inventoryRecipe } from './recipes/inventory.mjs';
 import { mcpServerRecipe } from './recipes/mcp-server.mjs';
 import { suspendedAlertRecipe } from './recipes/suspended-alert.mjs';
+import { mirrorRecipe } from './recipes/mirror.mjs';
 import { importRecipe } from './recipes/workflow.mjs';
 
 export const RECIPES = [
 	inventoryRecipe,
 	suspendedAlertRecipe,
 	mcpServerRecipe,
-	// The PostgreSQL mirror (examples/mirror-services-postgres.json) joins here as one more entry.
+	mirrorRecipe,
 ];
 
 export const RECIPE_GROUPS = ['recipes', ...RECIPES.map((r) => `recipe-${r.name}`)];

@@ -23,6 +23,7 @@ import { runQueueSuite } from './queue.mjs';
 import { runAgentGroup } from './agent.mjs';
 import { RECIPE_GROUPS, runRecipesGroup } from './recipes.mjs';
 import { runDeliverySuite } from './delivery.mjs';
+import { runChaosGroup } from './chaos.mjs';
 
 /**
  * The e2e suites. Each runs once per n8n line it supports (`lines`, of those --n8n asks for), as a
@@ -42,6 +43,8 @@ const SUITES = [
 	// The recipes of examples/, imported as a user imports them, run and their results checked (issue 29).
 	{ name: 'recipes', label: (version) => `recipes, n8n ${version}`, groups: RECIPE_GROUPS, lines: [2], run: runRecipesGroup },
 	{ name: 'delivery', label: (version) => `delivery, n8n ${version} with durable poll cursors`, groups: ['delivery'], lines: [2], run: runDeliverySuite },
+	// n8n SIGKILLed while the Services Trigger works: short runs, default settings and durable cursors (issue 27).
+	{ name: 'chaos', label: (version) => `chaos, n8n ${version}`, groups: ['chaos'], lines: [2], run: runChaosGroup },
 ];
 
 const selected = (suite, only) => !only || only.test(suite.name) || suite.groups.some((g) => only.test(g));

@@ -151,6 +151,7 @@ export class N8nInstance {
 		this.label = label;
 		this.log = log;
 		this.outputs = []; // every stdout/stderr n8n printed, for secret scans
+		this.outputListeners = new Set(); // onOutput(): the server's output as it comes
 		this.server = null;
 		this.cookie = null;
 		this.browserId = crypto.randomUUID();
@@ -285,6 +286,7 @@ export class N8nInstance {
 		const append = (d) => {
 			this.serverLog += d;
 			if (echo) process.stdout.write(d);
+			for (const fn of this.outputListeners) fn(String(d));
 		};
 		child.stdout.on('data', append);
 		child.stderr.on('data', append);
@@ -326,6 +328,26 @@ export class N8nInstance {
 		else this.killGroup('SIGKILL'); // leftovers of the group (task runner)
 		this.outputs.push(`$ n8n start\n${this.serverLog}`);
 		void child;
+	}
+
+	/**
+	 * Kills the server's whole process group (n8n and its task runner) with `signal`, as an OOM kill or
+	 * a pulled plug would, and waits until it is gone. start() then starts it again on the same folder.
+	 */
+	async kill(signal = 'SIGKILL') {
+		if (!this.server) return;
+		this.server = null;
+		this.unregisterServer?.();
+		this.killGroup(signal);
+		await this.serverExit;
+		this.killGroup('SIGKILL'); // a task runner that outlived the leader
+		this.outputs.push(`$ n8n start (killed with ${signal})\n${this.serverLog}`);
+	}
+
+	/** Calls fn(text) with the server's output as it comes (every later start included); returns a function that stops it. */
+	onOutput(fn) {
+		this.outputListeners.add(fn);
+		return () => this.outputListeners.delete(fn);
 	}
 
 	/** REST call with the login cookie and browser-id. Returns { status, body, headers }. */
@@ -433,13 +455,14 @@ export class N8nInstance {
 
 	/**
 	 * Runs a saved workflow as the editor's "Execute workflow" button does (POST /rest/workflows/:id/run
-	 * from its trigger), waits for the execution and returns { ok, status, result, ms } where result
+	 * from its trigger, or the one named `trigger`), waits for the execution and returns { ok, status, result, ms } where result
 	 * has the same shape as `n8n execute --rawOutput` prints ({ data: { resultData: ... } }).
 	 */
-	async runWorkflow(id, { timeoutMs = 120_000 } = {}) {
+	async runWorkflow(id, { timeoutMs = 120_000, trigger: triggerName } = {}) {
 		const started = Date.now();
 		const wf = await this.api('GET', `/rest/workflows/${id}`);
-		const trigger = wf.nodes.find((n) => /trigger/i.test(n.type)) ?? wf.nodes[0];
+		// `trigger`: the name of the trigger to run from, in a workflow with several.
+		const trigger = (triggerName ? wf.nodes.find((n) => n.name === triggerName) : wf.nodes.find((n) => /trigger/i.test(n.type))) ?? wf.nodes[0];
 		const r = await this.rest('POST', `/rest/workflows/${id}/run`, { workflowData: wf, triggerToStartFrom: { name: trigger.name } });
 		const executionId = r.body?.data?.executionId;
 		if (!executionId) throw new Error(`POST /rest/workflows/${id}/run -> HTTP ${r.status}: ${r.text.slice(0, 500)}`);

@@ -60,6 +60,7 @@ class Worker {
 		const { runtime } = this.inst;
 		const env = { ...this.inst.env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
 		const started = Date.now();
+		this.exit = null; // started again after a kill
 		const { child, exit, killGroup } = startProcess(runtime.nodeBin, [runtime.n8nBin, 'worker', `--concurrency=${this.concurrency}`], { cwd: this.inst.root, env, label: this.label });
 		child.stdin.end();
 		this.child = child;

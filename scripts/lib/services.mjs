@@ -153,6 +153,8 @@ export async function startPostgres({ root = makeTempDir('sp-pg-'), log = consol
 		logFiles: [logFile],
 		/** Runs SQL in the n8n database; returns psql's unaligned output. */
 		query: (sql) => psql(sql, 'n8n'),
+		/** Runs SQL in another database of the same server. */
+		queryIn: (database, sql) => psql(sql, database),
 		stop: daemon.stop,
 	};
 }
