@@ -70,3 +70,13 @@ export async function startLocalServer(options: { tls?: { key: string; cert: str
 export async function closeLocalServers(): Promise<void> {
 	await Promise.all(servers.splice(0).map((server) => server.close()));
 }
+
+/** A server answering every request with 200 and the JSON of what `answer()` gives at that moment (tests change it between polls). */
+export function startJsonServer(answer: () => unknown): Promise<LocalServer> {
+	return startLocalServer({
+		handler: (_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(answer()));
+		},
+	});
+}

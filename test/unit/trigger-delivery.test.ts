@@ -11,7 +11,7 @@ import type { IDataObject, INode, INodeParameters, INodeType } from 'n8n-workflo
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
-import { closeLocalServers, startLocalServer } from '../harness/localServer';
+import { closeLocalServers, startJsonServer } from '../harness/localServer';
 import type { Setting } from '../harness/n8nProcess';
 import { N8nDatabase, N8nProcess } from '../harness/n8nProcess';
 import type { PollTickResult } from '../harness/poll';
@@ -28,12 +28,7 @@ let listing: unknown[] = [];
 let api: LocalServer;
 beforeEach(async () => {
 	listing = ['srv-1', 'srv-2', 'srv-3'].map((id) => serviceRecord({ id }));
-	api = await startLocalServer({
-		handler: (_req, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(listing));
-		},
-	});
+	api = await startJsonServer(() => listing);
 });
 afterEach(async () => {
 	jest.restoreAllMocks();

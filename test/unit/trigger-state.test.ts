@@ -19,7 +19,7 @@ import { MAX_STORED_SERVICES, STATE_VERSION } from '../../nodes/ServicesTrigger/
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
-import { closeLocalServers, startLocalServer } from '../harness/localServer';
+import { closeLocalServers, startJsonServer } from '../harness/localServer';
 import type { PollTickResult } from '../harness/poll';
 import { ActivePoller } from '../harness/poll';
 import { PACKAGE_NAME, registerNodeType, servicesTriggerNode } from '../harness/workflow';
@@ -43,12 +43,7 @@ let listing: unknown[] = A;
 let api: LocalServer;
 beforeEach(async () => {
 	listing = A;
-	api = await startLocalServer({
-		handler: (_req, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(listing));
-		},
-	});
+	api = await startJsonServer(() => listing);
 });
 afterEach(async () => {
 	jest.restoreAllMocks();
