@@ -6,11 +6,11 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import * as retry from '../../nodes/shared/transport/retry';
 import { serviceRecord } from '../harness/fixtures';
 import type { Handler, LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import { LISTING_PATH } from '../harness/pagedApi';
+import { watchRetryWaits } from '../harness/retryWaits';
 import { loadCertificates, removeCertificates, trustedLocal, trustTestCa } from '../harness/tls';
 import type { NodeRunResult } from '../harness/workflow';
 import { runNode, servicesNode } from '../harness/workflow';
@@ -287,22 +287,11 @@ describe('malformed or repeated Link headers', () => {
 });
 
 describe('Retry-After: negative, past dates, garbage, several headers', () => {
-	/**
-	 * The waits between retries, as asked of the transport's one pause (waited for real): what the node
-	 * decided, exactly, whatever the machine's load. Wall-clock bounds below are floors, or generous.
-	 */
-	const watchWaits = (): number[] => {
-		const waits: number[] = [];
-		const pause = retry.pause;
-		jest.spyOn(retry, 'pause').mockImplementation((ms, cancel) => (waits.push(ms), pause(ms, cancel)));
-		return waits;
-	};
-
-	/** A 429 with these headers, then the listing. */
+	/** A 429 with these headers, then the listing; `waits`: the waits the node asked (wall-clock bounds here are floors). */
 	async function afterOne429(headers: Record<string, string | string[]>, parameters: INodeParameters = {}) {
 		const api = await startLocalServer({ handler: json(PAGE_1) });
 		api.script(json({ message: 'slow down' }, headers, 429), json(PAGE_1));
-		const waits = watchWaits();
+		const waits = watchRetryWaits();
 		const started = Date.now();
 		const result = await list(api.origin, parameters);
 		return { result, api, waits, elapsed: Date.now() - started };
@@ -364,7 +353,7 @@ describe('Retry-After: negative, past dates, garbage, several headers', () => {
 
 	test('Retry-After: 0 on every answer: three immediate retries, then the 429 with how often it was retried', async () => {
 		const api = await startLocalServer({ handler: json({ message: 'slow down' }, { 'retry-after': '0' }, 429) });
-		const waits = watchWaits();
+		const waits = watchRetryWaits();
 		const result = await list(api.origin);
 		expect(waits).toEqual([0, 0, 0]);
 		expect(api.seen).toHaveLength(4);
