@@ -10,6 +10,7 @@ import { serviceRecord } from '../harness/fixtures';
 import type { Handler, LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import { LISTING_PATH } from '../harness/pagedApi';
+import { watchRetryWaits } from '../harness/retryWaits';
 import { loadCertificates, removeCertificates, trustedLocal, trustTestCa } from '../harness/tls';
 import type { NodeRunResult } from '../harness/workflow';
 import { runNode, servicesNode } from '../harness/workflow';
@@ -286,13 +287,14 @@ describe('malformed or repeated Link headers', () => {
 });
 
 describe('Retry-After: negative, past dates, garbage, several headers', () => {
-	/** A 429 with these headers, then the listing. */
+	/** A 429 with these headers, then the listing; `waits`: the waits the node asked (wall-clock bounds here are floors). */
 	async function afterOne429(headers: Record<string, string | string[]>, parameters: INodeParameters = {}) {
 		const api = await startLocalServer({ handler: json(PAGE_1) });
 		api.script(json({ message: 'slow down' }, headers, 429), json(PAGE_1));
+		const waits = watchRetryWaits();
 		const started = Date.now();
 		const result = await list(api.origin, parameters);
-		return { result, api, elapsed: Date.now() - started };
+		return { result, api, waits, elapsed: Date.now() - started };
 	}
 
 	test.each([
@@ -305,51 +307,55 @@ describe('Retry-After: negative, past dates, garbage, several headers', () => {
 		['empty', ''],
 		['an invalid date', 'Mon, 99 Foo 2026 99:99:99 GMT'],
 	])('%s (%p): unreadable, so the usual back-off (0.5-1 s), then the listing', async (_name, value) => {
-		const { result, api, elapsed } = await afterOne429({ 'retry-after': value });
+		const { result, api, waits, elapsed } = await afterOne429({ 'retry-after': value });
 		expect(result.error).toBeUndefined();
 		expect(ids(result)).toEqual(['srv-1']);
 		expect(api.seen).toHaveLength(2);
+		expect(waits).toEqual([expect.any(Number)]);
+		expect(waits[0]).toBeGreaterThanOrEqual(500);
+		expect(waits[0]).toBeLessThanOrEqual(1000);
 		expect(elapsed).toBeGreaterThanOrEqual(450);
-		expect(elapsed).toBeLessThan(5000);
 	});
 
 	test('a date in the past: no wait, retried at once', async () => {
-		const { result, api, elapsed } = await afterOne429({ 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' });
+		// Asked of the pause, not timed: the bound this test had (the whole run under 450 ms, n8n's engine
+		// and two requests included, to tell it from the 500 ms back-off) fails on a loaded machine.
+		const { result, api, waits } = await afterOne429({ 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' });
 		expect(result.error).toBeUndefined();
 		expect(api.seen).toHaveLength(2);
-		expect(elapsed).toBeLessThan(450);
+		expect(waits).toEqual([0]);
 	});
 
 	test('several Retry-After headers: Node keeps the first (1 s), the retry waits that', async () => {
-		const { result, api, elapsed } = await afterOne429({ 'retry-after': ['1', '86400'] });
+		const { result, api, waits, elapsed } = await afterOne429({ 'retry-after': ['1', '86400'] });
 		expect(result.error).toBeUndefined();
 		expect(api.seen).toHaveLength(2);
+		expect(waits).toEqual([1000]);
 		expect(elapsed).toBeGreaterThanOrEqual(950);
-		expect(elapsed).toBeLessThan(5000);
 	});
 
 	test('several Retry-After headers, the first a day: not waited out, the error says why and how to fix it', async () => {
-		const { result, api, elapsed } = await afterOne429({ 'retry-after': ['86400', '1'] }, { options: { timeout: 5000 } });
+		const { result, api, waits } = await afterOne429({ 'retry-after': ['86400', '1'] }, { options: { timeout: 5000 } });
 		expect(result.error?.message).toBe('The platform asks to wait 24 h (HTTP 429), longer than the time left');
 		expect(result.error?.description).toMatch(/raise "Timeout" under Options/);
 		expect(api.seen).toHaveLength(1);
-		expect(elapsed).toBeLessThan(2000);
+		expect(waits).toEqual([]);
 	});
 
 	test.each([['a huge number', '99999999999999999999999999'], ['a date far ahead', 'Fri, 31 Dec 9999 23:59:59 GMT']])(
 		'%s: capped at a day, not waited out within a 5 s Timeout',
 		async (_name, value) => {
-			const { result, elapsed } = await afterOne429({ 'retry-after': value }, { options: { timeout: 5000 } });
+			const { result, waits } = await afterOne429({ 'retry-after': value }, { options: { timeout: 5000 } });
 			expect(result.error?.message).toBe('The platform asks to wait 24 h (HTTP 429), longer than the time left');
-			expect(elapsed).toBeLessThan(2000);
+			expect(waits).toEqual([]);
 		},
 	);
 
 	test('Retry-After: 0 on every answer: three immediate retries, then the 429 with how often it was retried', async () => {
 		const api = await startLocalServer({ handler: json({ message: 'slow down' }, { 'retry-after': '0' }, 429) });
-		const started = Date.now();
+		const waits = watchRetryWaits();
 		const result = await list(api.origin);
-		expect(Date.now() - started).toBeLessThan(2000);
+		expect(waits).toEqual([0, 0, 0]);
 		expect(api.seen).toHaveLength(4);
 		expect(result.error?.message).toBe('The platform is rate limiting requests (HTTP 429)');
 		expect(result.error?.description).toMatch(/The node retried 3 times over/);

@@ -3,6 +3,7 @@
  * Real HTTP on 127.0.0.1 free ports; no nock here.
  */
 import { spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -38,6 +39,22 @@ function admin(mock: MockApi, method: string, path: string, body?: unknown) {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** One HEAD of the listing on an open socket (keep-alive, HTTP/1.1); resolves with the head of the answer. */
+function headOnSocket(socket: Socket, mock: MockApi): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let head = '';
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.off('data', onData).off('close', onClose);
+      resolve(head);
+    };
+    const onClose = () => reject(new Error(`the connection closed; received: ${JSON.stringify(head)}`));
+    socket.on('data', onData).once('close', onClose);
+    socket.write(`HEAD /v2026/services HTTP/1.1\r\nHost: 127.0.0.1:${mock.port}\r\nAuthorization: Bearer ${mock.apiKey}\r\n\r\n`);
   });
 }
 
@@ -148,6 +165,25 @@ describe('mock platform API', () => {
       expect(JSON.stringify(mock.requests)).not.toContain(mock.apiKey);
       expect((await admin(mock, 'DELETE', 'requests')).status).toBe(204);
       expect(mock.requests).toHaveLength(0);
+    });
+
+    it('never closes an idle keep-alive connection itself: a client busy for longer than 5 s can still reuse it', async () => {
+      // Node's default closed it after 5 s idle: a fetch in this process whose event loop had been busy
+      // that long (generating 100,000 records on a loaded machine) sent its next request just as the
+      // server's expired idle timer destroyed the socket, request unread: ECONNRESET. Raw socket, so
+      // only the server decides when the connection closes.
+      const socket = connect(mock.port, '127.0.0.1');
+      let ended = false;
+      socket.on('end', () => (ended = true));
+      socket.on('error', () => (ended = true));
+      try {
+        expect(await headOnSocket(socket, mock)).toMatch(/^HTTP\/1\.1 200 /);
+        await new Promise((resolve) => setTimeout(resolve, 6000));
+        expect(ended).toBe(false);
+        expect(await headOnSocket(socket, mock)).toMatch(/^HTTP\/1\.1 200 /);
+      } finally {
+        socket.destroy();
+      }
     });
 
     it('rejects a port in use', async () => {

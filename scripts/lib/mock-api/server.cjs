@@ -109,6 +109,13 @@ async function startMockApi(options = {}) {
   });
   // A client dropping a connection mid-request is normal in fault tests; don't crash the process.
   server.on('clientError', (_err, socket) => socket.destroy());
+  // The mock never closes an idle keep-alive connection; its clients do (fetch after 4 s, Node's
+  // agents after 5 s, n8n's after each request) and close() ends the rest. With Node's default (close
+  // after 5 s idle), a client in this same process whose event loop was busy for longer (a test
+  // generating 100,000 records on a loaded machine) sends its next request on the pooled connection,
+  // then the server's expired idle timer runs before the server reads it: the socket is destroyed
+  // with the request unread, the kernel answers with a reset, and fetch fails with ECONNRESET.
+  server.keepAliveTimeout = 0;
 
   await new Promise((resolve, reject) => {
     server.once('error', reject);
