@@ -2,6 +2,7 @@
  * The matcher of the redactor (redact.ts): a suffix automaton of its patterns, completed into a table,
  * so one look-up per unit of text gives the longest run ending there that is a substring of a pattern.
  */
+import { ASCII_UNIT } from './units';
 
 /** Test hook: counts the steps of reading, building and walking (characters read, units, table cells). */
 export interface StepMeter {
@@ -22,6 +23,8 @@ export const GOES_ON = 255;
 export interface Automaton {
 	/** The class of each unit (0: in no pattern): the table's column. */
 	classOf: Uint16Array;
+	/** The class of each ASCII character's unit, -1 for a gap (no unit): the readings' fast path. */
+	asciiClass: Int16Array;
 	/** By row + class: the row of the next state (state * width). */
 	next: Int32Array;
 	/** By row + class: the run after the move, GOES_ON for one more unit than before. */
@@ -94,6 +97,6 @@ function complete(edges: Map<number, number>[], link: number[], length: number[]
 			lengths[row + classOf[symbol]] = GOES_ON;
 		}
 	}
-	return { classOf, next, lengths };
+	return { classOf, asciiClass: ASCII_UNIT.map((unit) => (unit < 0 ? -1 : classOf[unit])), next, lengths };
 }
 

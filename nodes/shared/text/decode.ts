@@ -49,10 +49,15 @@ export function isGap(code: number): boolean {
 
 const ASCII_GAP = Uint8Array.from({ length: 128 }, (_, code) => (isGap(code) ? 1 : 0));
 
-function hexValue(code: number): number {
+/** The value of each ASCII hex digit, -1 for any other character. */
+const HEX = Int8Array.from({ length: 128 }, (_, code) => {
 	if (code >= 0x30 && code <= 0x39) return code - 0x30;
 	const letter = code | 0x20;
 	return letter >= 0x61 && letter <= 0x66 ? letter - 0x57 : -1;
+});
+
+function hexValue(code: number): number {
+	return code < 0x80 ? HEX[code] : -1;
 }
 
 /** The character of each simple backslash escape, by the letter after the backslash; -1 for none. */
@@ -78,12 +83,29 @@ const [MAX_DECIMAL, MAX_HEX] = [10, 8];
 /** By the length of a UTF-8 sequence: the smallest code point it may hold, the payload bits of its first byte. */
 const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1f, 0x0f, 0x07]];
 
+/**
+ * By the character after a trigger: the triggers it may go on an escape with (1 `%`, 2 `\`, 4 `&`; all
+ * for a gap). A trigger followed by none of its characters is itself, without asking the decoder.
+ */
+const FOLLOWS = Uint8Array.from({ length: 128 }, (_, code) => {
+	const char = String.fromCharCode(code);
+	if (ASCII_GAP[code] === 1) return 7;
+	return (HEX[code] >= 0 ? 1 : 0) | (SIMPLE[code] >= 0 || char === 'x' || char === 'u' ? 2 : 0) | (char === '#' || /[A-Za-z]/.test(char) ? 4 : 0);
+});
+
+/** Whether `next`, after the trigger `code`, may go on an escape with it (beyond ASCII: may, a gap perhaps). */
+function mayFollow(code: number, next: number): boolean {
+	return next >= 0x80 || (FOLLOWS[next] & (code === PERCENT ? 1 : code === BACKSLASH ? 2 : 4)) !== 0;
+}
+
 /** One layer of a text: what each element stands for, and where each begins in the layer below. */
 export interface Layer {
 	/** A code point, or BYTE + a byte. */
 	codes: Int32Array;
 	/** Where each element begins in the layer below (in the text, for layer 0); src[length]: where the last ends. */
 	src: Int32Array;
+	/** Where each element begins in the text (pos[length]: where the last ends); undefined: the index itself (layer 0, no pairs). */
+	pos: Int32Array | undefined;
 	length: number;
 	below: Layer | undefined;
 	/** Whether an element is an escape (else the layer reads as the one below). */
@@ -92,28 +114,32 @@ export interface Layer {
 
 /** Layer 0: the text's characters, a surrogate pair one element, a lone surrogate as it is. */
 export function textLayer(text: string): Layer {
+	// A text without a high surrogate is its UTF-16 code units, widened natively (no loop here).
+	if (!/[\uD800-\uDBFF]/.test(text)) {
+		const units = new Uint16Array(text.length);
+		Buffer.from(units.buffer).write(text, 'utf16le');
+		const codes = new Int32Array(units);
+		return { codes, src: IDENTITY, pos: undefined, length: text.length, below: undefined, escapes: false };
+	}
 	const codes = new Int32Array(text.length);
-	let src: Int32Array | undefined;
+	const src = new Int32Array(text.length + 1);
 	let length = 0;
 	for (let index = 0; index < text.length; ) {
 		const code = text.charCodeAt(index);
+		src[length] = index;
 		if (code >= 0xd800 && code <= 0xdbff) {
 			const low = text.charCodeAt(index + 1);
 			if (low >= 0xdc00 && low <= 0xdfff) {
-				// Where elements begin in the text is kept only once a pair makes them differ.
-				src ??= Int32Array.from({ length: text.length + 1 }, (_, at) => at);
-				src[length] = index;
 				codes[length++] = ((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
 				index += 2;
 				continue;
 			}
 		}
-		if (src !== undefined) src[length] = index;
 		codes[length++] = code;
 		index++;
 	}
-	if (src !== undefined) src[length] = text.length;
-	return { codes, src: src ?? IDENTITY, length, below: undefined, escapes: false };
+	src[length] = text.length;
+	return { codes, src, pos: src, length, below: undefined, escapes: false };
 }
 
 /** Layer 0's src when every element is one character of the text: read as the index itself. */
@@ -121,16 +147,19 @@ const IDENTITY = new Int32Array(0);
 
 /** The layer above `below`: it decoded once, greedily. */
 export function decodeLayer(below: Layer): Layer {
-	const { codes: from, length: count } = below;
+	const { codes: from, length: count, pos: belowPos } = below;
 	const codes = new Int32Array(count);
 	const src = new Int32Array(count + 1);
+	// Over layer 0 without pairs, where an element begins below is where it begins in the text.
+	const pos = belowPos === undefined ? src : new Int32Array(count + 1);
 	const decoder = new Decoder(below);
 	let length = 0;
 	let escapes = false;
 	for (let index = 0; index < count; ) {
 		const code = from[index];
 		src[length] = index;
-		if (!isTrigger(code) && !(code >= 0xd800 && code <= 0xdbff)) {
+		if (belowPos !== undefined) pos[length] = belowPos[index];
+		if (!isTrigger(code) ? !(code >= 0xd800 && code <= 0xdbff) : index + 1 < count && !mayFollow(code, from[index + 1])) {
 			codes[length++] = code;
 			index++;
 			continue;
@@ -141,14 +170,13 @@ export function decodeLayer(below: Layer): Layer {
 		index = end;
 	}
 	src[length] = count;
-	return { codes, src, length, below, escapes };
+	if (belowPos !== undefined) pos[length] = belowPos[count];
+	return { codes, src, pos, length, below, escapes };
 }
 
 /** Where element `index` of a layer (or its end, at `length`) is in the text. */
 export function positionOf(layer: Layer, index: number): number {
-	let position = index;
-	for (let at: Layer | undefined = layer; at !== undefined; at = at.below) if (at.src !== IDENTITY) position = at.src[position];
-	return position;
+	return layer.pos === undefined ? index : layer.pos[index];
 }
 
 /**
@@ -210,8 +238,12 @@ export class Decoder {
 	private hex(index: number, count: number): number {
 		let value = 0;
 		for (let digit = 0; digit < count; digit++) {
-			index = this.next(index);
-			const digitValue = index < 0 ? -1 : hexValue(this.codes[index]);
+			let digitValue = index < this.length ? hexValue(this.codes[index]) : -1;
+			if (digitValue < 0) {
+				// Not a digit right there: gaps may come first.
+				index = this.next(index);
+				digitValue = index < 0 ? -1 : hexValue(this.codes[index]);
+			}
 			if (digitValue < 0) return -1;
 			value = value * 16 + digitValue;
 			index++;

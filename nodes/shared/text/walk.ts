@@ -4,10 +4,15 @@
  * units that are substrings of a pattern (automaton.ts).
  */
 import type { Automaton, StepMeter } from './automaton';
-import { GOES_ON, RUN_CAP } from './automaton';
+import { GOES_ON as GOES, RUN_CAP as CAP } from './automaton';
 import type { Layer } from './decode';
-import { Decoder, positionOf } from './decode';
-import { ASCII_UNIT, unitsOfCode } from './units';
+import { Decoder, isTrigger, positionOf } from './decode';
+import { Prospect } from './prospect';
+import { unitsOfCode } from './units';
+
+// Module constants read for every unit, held here (a property of another module is looked up each time).
+const GOES_ON = GOES;
+const RUN_CAP = CAP;
 
 /** What a redactor matches with: its automaton and its shortest run. */
 export interface Matcher {
@@ -39,30 +44,39 @@ class Cursor {
 	private readonly begins = new Int32Array(256);
 	private readonly piece = new Uint8Array(4);
 	/** Where it was before its last element (what fork() takes up from). */
-	private readonly before = { row: 0, run: 0, units: 0 };
-	/** The units its last element added, as (unit, begin, stop), when recording: what a cursor that has reached it replays. */
-	private readonly added = new Int32Array(12);
-	private addedCount = 0;
-	recording = false;
+	beforeRow = 0;
+	beforeRun = 0;
+	private beforeUnits = 0;
+	// The matcher's arrays, held here: they are read for every unit.
+	private readonly classOf: Uint16Array;
+	private readonly asciiClass: Int16Array;
+	private readonly next: Int32Array;
+	private readonly lengths: Uint8Array;
+	private readonly minRun: number;
 
-	constructor(private readonly matcher: Matcher) {}
+	constructor(matcher: Matcher) {
+		({ classOf: this.classOf, asciiClass: this.asciiClass, next: this.next, lengths: this.lengths } = matcher.automaton);
+		this.minRun = matcher.minRun;
+	}
 
 	/** One more element, standing for `code`, over [begin, end) of the text. */
 	element(code: number, begin: number, end: number): void {
-		this.before.row = this.row;
-		this.before.run = this.run;
-		this.before.units = this.units;
-		this.addedCount = 0;
+		this.beforeRow = this.row;
+		this.beforeRun = this.run;
+		this.beforeUnits = this.units;
 		if (code < 0x80) {
-			const unit = ASCII_UNIT[code];
-			if (unit >= 0) this.add(unit, begin, end);
-			return;
-		}
+			const column = this.asciiClass[code];
+			if (column >= 0) this.add(column, begin, end);
+		} else this.wide(code, begin, end);
+	}
+
+	/** An element beyond ASCII: its UTF-8 bytes after folding, or the byte it stands for. */
+	private wide(code: number, begin: number, end: number): void {
 		const count = unitsOfCode(code, this.piece);
 		for (let index = 0; index < count; index++) {
 			// An element only partly in a run (a UTF-8 byte of a character, say) is kept: a run
 			// beginning inside it begins after it, one ending inside it ends before it.
-			this.add(this.piece[index], index === 0 ? begin : end, index === count - 1 ? end : begin);
+			this.add(this.classOf[this.piece[index]], index === 0 ? begin : end, index === count - 1 ? end : begin);
 		}
 	}
 
@@ -74,7 +88,9 @@ class Cursor {
 	fork(from: Cursor, trigger: number, begin: number, end: number): void {
 		this.lastUnit = -2;
 		if (from.triggerGoesOn(trigger)) {
-			({ row: this.row, run: this.run, units: this.units } = from.before);
+			this.row = from.beforeRow;
+			this.run = from.beforeRun;
+			this.units = from.beforeUnits;
 			// The history its run may reach back into.
 			for (let back = 1; back <= this.run && back < 256; back++) this.begins[(this.units - back) & 255] = from.begins[(this.units - back) & 255];
 		} else {
@@ -86,27 +102,17 @@ class Cursor {
 
 	/** Whether its last element, an escape, is worth reading the other way: its units broke the run, or its trigger is in a pattern (a run may go through it, or begin with it). */
 	forkWorthIt(trigger: number): boolean {
-		return (this.units > this.before.units && this.run !== this.before.run + 1) || this.matcher.automaton.classOf[trigger] !== 0;
+		return (this.units > this.beforeUnits && this.run !== this.beforeRun + 1) || this.classOf[trigger] !== 0;
 	}
 
 	/** Whether it had a run before its last element, and `trigger` read as itself goes on with it. */
 	continuesRunWith(trigger: number): boolean {
-		return this.before.run > 0 && this.triggerGoesOn(trigger);
+		return this.beforeRun > 0 && this.triggerGoesOn(trigger);
 	}
 
 	triggerGoesOn(trigger: number): boolean {
-		const { classOf, lengths } = this.matcher.automaton;
-		const moved = lengths[this.before.row + classOf[trigger]];
+		const moved = this.lengths[this.beforeRow + this.classOf[trigger]];
 		return moved === GOES_ON || moved > 1;
-	}
-
-	/** Adds the units `main`'s last element added, where this cursor has reached it: the same elements, not decoded again. */
-	replay(main: Cursor): void {
-		this.before.row = this.row;
-		this.before.run = this.run;
-		this.before.units = this.units;
-		for (let index = 0; index < main.addedCount; index += 3) this.add(main.added[index], main.added[index + 1], main.added[index + 2]);
-		this.at = main.at;
 	}
 
 	/** Whether, at the same place, this cursor's run is held by `main`'s: the same state, no longer. */
@@ -114,20 +120,14 @@ class Cursor {
 		return this.row === main.row && this.run <= main.run;
 	}
 
-	/** One more unit, beginning at `begin` in the text, a run through it ending at `stop`. */
-	private add(unit: number, begin: number, stop: number): void {
-		const { classOf, next, lengths } = this.matcher.automaton;
-		if (this.recording && this.addedCount < 12) {
-			this.added[this.addedCount++] = unit;
-			this.added[this.addedCount++] = begin;
-			this.added[this.addedCount++] = stop;
-		}
+	/** One more unit (of class `column`), beginning at `begin` in the text, a run through it ending at `stop`. */
+	add(column: number, begin: number, stop: number): void {
 		this.begins[this.units & 255] = begin;
-		const cell = this.row + classOf[unit];
-		this.row = next[cell];
-		const moved = lengths[cell];
+		const cell = this.row + column;
+		this.row = this.next[cell];
+		const moved = this.lengths[cell];
 		this.run = moved !== GOES_ON ? moved : this.run < RUN_CAP ? this.run + 1 : RUN_CAP;
-		if (this.run >= this.matcher.minRun) this.mark(stop);
+		if (this.run >= this.minRun) this.mark(stop);
 		this.units++;
 	}
 
@@ -149,23 +149,20 @@ class Cursor {
 	}
 }
 
-/** The literal reading: every character as itself (a surrogate pair one character). */
-export function walkLiterally(text: string, matcher: Matcher, meter: StepMeter): Spans {
+/** The literal reading: every character of the text (layer 0) as itself. */
+export function walkLiterally(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 	const cursor = new Cursor(matcher);
-	for (let index = 0; index < text.length; ) {
-		const code = text.charCodeAt(index);
-		if (code >= 0xd800 && code <= 0xdbff) {
-			const low = text.charCodeAt(index + 1);
-			if (low >= 0xdc00 && low <= 0xdfff) {
-				cursor.element(((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000, index, index + 2);
-				index += 2;
-				continue;
-			}
+	const { codes, length, pos } = layer;
+	const { asciiClass } = matcher.automaton;
+	if (pos === undefined) {
+		// Each element one character: its index is where it is in the text.
+		for (let index = 0; index < length; index++) {
+			const code = codes[index];
+			if (code >= 0x80) cursor.element(code, index, index + 1);
+			else if (asciiClass[code] >= 0) cursor.add(asciiClass[code], index, index + 1);
 		}
-		cursor.element(code, index, index + 1);
-		index++;
-	}
-	meter.steps += text.length + cursor.units;
+	} else for (let index = 0; index < length; index++) cursor.element(codes[index], pos[index], pos[index + 1]);
+	meter.steps += length + cursor.units;
 	return cursor.spans;
 }
 
@@ -183,12 +180,14 @@ const OTHERS = 3;
  * An other reaches the main one at an element's boundary; from there both read the same elements
  * (it replays the main one's), and it is dropped once its run no longer reaches back before that
  * point, or the main one's holds it. The escapes of every cursor are read both ways so, while one of
- * OTHERS is free: the work is at most that many times the layer's.
+ * OTHERS is free: the work is at most that many times the layer's. The spans of each cursor.
  */
-export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
+export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] {
 	const below = layer.below!;
+	const belowCodes = below.codes;
 	const decoder = new Decoder(below);
 	const main = new Cursor(matcher);
+	const prospect = new Prospect(layer, matcher.automaton, matcher.minRun);
 	const others = Array.from({ length: OTHERS }, () => new Cursor(matcher));
 	/** Per other: -2 not reading; -1 reading, not yet where main is; else its units when it got there. */
 	const metAt = new Int32Array(OTHERS).fill(-2);
@@ -196,7 +195,7 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 	let steps = 0;
 	/** After `cursor` read an escape beginning at element `start` below: an other takes up the other way, if one is free. */
 	const forkFrom = (cursor: Cursor, start: number, worthIt = false): void => {
-		const trigger = below.codes[start];
+		const trigger = belowCodes[start];
 		if (alive === OTHERS || !(worthIt || cursor.forkWorthIt(trigger))) return;
 		let free = 0;
 		while (metAt[free] !== -2) free++;
@@ -218,14 +217,17 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 	/** (escape's first element below, main's units at its end, units it must match) triples; at most WAITING of them. */
 	const waiting = new Int32Array(3 * WAITING);
 	let waitingCount = 0;
-	let end = positionOf(layer, 0);
-	for (let index = 0; index < layer.length; index++) {
+	const { src, codes, length } = layer;
+	// A decoded layer has its own positions (only layer 0 may read them as indexes).
+	const pos = layer.pos!;
+	let end = pos[0];
+	for (let index = 0; index < length; index++) {
 		const begin = end;
-		end = positionOf(layer, index + 1);
-		main.recording = alive > 0;
-		main.element(layer.codes[index], begin, end);
-		const start = layer.src[index];
-		main.at = layer.src[index + 1];
+		end = pos[index + 1];
+		const code = codes[index];
+		main.element(code, begin, end);
+		const start = src[index];
+		main.at = src[index + 1];
 		let kept = 0;
 		for (let at = 0; at < waitingCount; at += 3) {
 			const matched = main.units - waiting[at + 1];
@@ -238,8 +240,12 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 		}
 		waitingCount = kept;
 		if (main.at > start + 1) {
-			const trigger = below.codes[start];
-			if (classOf[trigger] !== 0 || waitingCount === waiting.length) forkFrom(main, start);
+			const trigger = belowCodes[start];
+			const inPattern = classOf[trigger] !== 0;
+			if (inPattern || waitingCount === waiting.length) {
+				// A trigger in a pattern is read the other way where a look ahead finds that way may matter (prospect.ts).
+				if (!inPattern || alive === OTHERS || !isTrigger(trigger) || prospect.mayFind(index, main.beforeRow, main.beforeRun)) forkFrom(main, start);
+			}
 			else if (main.forkWorthIt(trigger)) {
 				waiting[waitingCount++] = start;
 				waiting[waitingCount++] = main.units;
@@ -250,18 +256,22 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 			if (metAt[other] === -2) continue;
 			const cursor = others[other];
 			if (metAt[other] >= 0) {
-				cursor.replay(main);
+				// It reads main's element too, not decoded again.
+				cursor.element(code, begin, end);
+				cursor.at = main.at;
 				// The main one's escape is this one's too: read the other way from this one's run as well
 				// (a trigger in no pattern ends every run: that way is the main one's, waiting above).
 				// Only where it goes on with this one's own run: at the root, it is the main one's fork.
-				if (main.at > start + 1 && classOf[below.codes[start]] !== 0 && cursor.continuesRunWith(below.codes[start])) forkFrom(cursor, start, true);
+				if (main.at > start + 1 && classOf[belowCodes[start]] !== 0 && cursor.continuesRunWith(belowCodes[start])) forkFrom(cursor, start, true);
 			}
 			while (cursor.at < main.at) {
 				const at = cursor.at;
-				cursor.at = decoder.step(at);
-				cursor.element(decoder.code, positionOf(below, at), positionOf(below, cursor.at));
+				// A character that begins no escape (most of them) is itself, as the decoder would read it.
+				const plain = belowCodes[at] < 0x80 && !isTrigger(belowCodes[at]);
+				cursor.at = plain ? at + 1 : decoder.step(at);
+				cursor.element(plain ? belowCodes[at] : decoder.code, positionOf(below, at), positionOf(below, cursor.at));
 				if (cursor.at > at + 1) forkFrom(cursor, at);
-				steps++;
+				steps += plain ? 2 : 1;
 			}
 			if (cursor.at === main.at) {
 				if (metAt[other] < 0) metAt[other] = cursor.units;
@@ -272,26 +282,6 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
 			}
 		}
 	}
-	meter.steps += layer.length + steps + decoder.steps + main.units;
-	return others.reduce((spans, other) => (other.spans.starts.length > 0 ? union(spans, other.spans) : spans), main.spans);
-}
-
-/** The spans of both, those that overlap or touch made one. */
-export function union(one: Spans, other: Spans): Spans {
-	const merged: Spans = { starts: [], ends: [] };
-	let left = 0;
-	let right = 0;
-	while (left < one.starts.length || right < other.starts.length) {
-		const fromOne = right >= other.starts.length || (left < one.starts.length && one.starts[left] <= other.starts[right]);
-		const start = fromOne ? one.starts[left] : other.starts[right];
-		const end = fromOne ? one.ends[left++] : other.ends[right++];
-		const last = merged.ends.length - 1;
-		if (last >= 0 && merged.ends[last] >= start) {
-			if (merged.ends[last] < end) merged.ends[last] = end;
-		} else {
-			merged.starts.push(start);
-			merged.ends.push(end);
-		}
-	}
-	return merged;
+	meter.steps += layer.length + steps + decoder.steps + main.units + prospect.steps;
+	return [main.spans, ...others.map((other) => other.spans)];
 }

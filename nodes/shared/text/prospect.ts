@@ -1,0 +1,165 @@
+/**
+ * Whether the other way of an escape can find anything (walk.ts): a look ahead, before an other cursor
+ * is taken up for a `%`, `\` or `&` that is in a pattern.
+ *
+ * Why it may be skipped. The other way of the main cursor's escape E reads E's trigger as itself, then
+ * the layer anew; what it finds that the main reading does not is a run reaching back into what it
+ * read apart from the main cursor (E's own part). A run that begins later, where it reads what the main
+ * cursor reads, is the main cursor's; one that reaches back only into a later escape E' read as itself
+ * is the other way of E' (the main cursor's fork there, from a run at least as long). So the other way
+ * of E can matter only if some reading of the text after E's trigger, each escape in it either way,
+ * holds a run of minRun units reaching back into E's own part.
+ *
+ * The look ahead follows exactly those readings (a depth-first search over the layer below, both ways
+ * at every escape, the automaton's table for the runs): a reading is dropped once its run no longer
+ * reaches back into E's part, which happens within minRun units of where it rejoins the main cursor's
+ * elements. It reads more ways than the other cursors would (they take up an escape only while one of
+ * them is free, and only where a run goes on), never fewer: when it finds no such run, no other cursor
+ * could. In a text of escapes (a `%25` storm, say, with a key holding `%`) every reading ends within an
+ * element or two, and no other cursor is taken up at all. When it would look further than LOOK_STEPS
+ * steps, or the texts's share of look-ahead steps is spent, the other way is read as before.
+ */
+import type { Automaton } from './automaton';
+import { GOES_ON as GOES, RUN_CAP as CAP } from './automaton';
+import type { Layer } from './decode';
+import { Decoder, isTrigger } from './decode';
+import { unitsOfCode } from './units';
+
+const GOES_ON = GOES;
+const RUN_CAP = CAP;
+
+/** The most steps (elements and units) one look ahead takes before it gives up (the other way is then read). */
+const LOOK_STEPS = 48;
+/**
+ * The look-ahead steps each escape earns, per element of the layer below it spans; what one look ahead
+ * does not spend, the next may (so the look aheads of a layer take at most SHARE steps per element below).
+ */
+const SHARE = 3;
+/** The most readings waiting in one look ahead. */
+const READINGS = 16;
+
+export class Prospect {
+	private readonly decoder: Decoder;
+	private readonly piece = new Uint8Array(4);
+	/** The readings waiting: position below, main element holding it, row, run, units since rejoining (-1: not yet). */
+	private readonly stack = new Int32Array(5 * READINGS);
+	private allowance: number;
+	/** The current look ahead's steps left, and readings waiting. */
+	private left = 0;
+	private depth = 0;
+	private looked = 0;
+
+	constructor(
+		private readonly layer: Layer,
+		private readonly automaton: Automaton,
+		private readonly minRun: number,
+	) {
+		this.decoder = new Decoder(layer.below!);
+		this.allowance = 0;
+	}
+
+	/**
+	 * Whether reading the trigger of the main cursor's escape (layer element `index`) as itself, after
+	 * the main cursor's state before it (row, run), may find a run of minRun units reaching back into
+	 * the escape's own part; true also when the look ahead gives up.
+	 */
+	mayFind(index: number, row: number, run: number): boolean {
+		const { src, codes } = this.layer;
+		this.allowance += SHARE * (src[index + 1] - src[index]);
+		if (this.allowance < LOOK_STEPS >> 2) return true;
+		const below = this.layer.below!.codes;
+		const count = below.length;
+		const { classOf, asciiClass, next, lengths } = this.automaton;
+		const { stack, piece, minRun } = this;
+		this.left = Math.min(LOOK_STEPS, this.allowance);
+		this.depth = 0;
+		if (this.push(src[index] + 1, index, row, run, -1, below[src[index]])) return this.spend(true);
+		while (this.depth > 0) {
+			const top = 5 * --this.depth;
+			let at = stack[top];
+			let element = stack[top + 1];
+			let state = stack[top + 2];
+			let reach = stack[top + 3];
+			/** Units read since the reading rejoined the main cursor's elements; -1 before. */
+			let since = stack[top + 4];
+			while (at < count) {
+				while (src[element + 1] <= at) element++;
+				// On an element of the main cursor's: it reads that element; elsewhere one decoded anew from
+				// here (a character that begins no escape is itself).
+				let end = at + 1;
+				let code = below[at];
+				if (src[element] === at) {
+					if (since < 0) since = 0;
+					end = src[element + 1];
+					code = codes[element];
+				} else if (code >= 0x80 || isTrigger(code)) {
+					const looked = this.decoder.steps;
+					end = this.decoder.step(at);
+					code = this.decoder.code;
+					this.left -= this.decoder.steps - looked;
+				}
+				if (end > at + 1 && isTrigger(below[at]) && this.push(at + 1, element, state, reach, since, below[at])) return this.spend(true);
+				let units = 1;
+				if (code < 0x80) {
+					const column = asciiClass[code];
+					if (column < 0) units = 0;
+					else {
+						const cell = state + column;
+						const moved = lengths[cell];
+						reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
+						state = next[cell];
+						if (since >= 0) since++;
+					}
+				} else {
+					units = unitsOfCode(code, piece);
+					for (let unit = 0; unit < units && reach < minRun; unit++) {
+						const cell = state + classOf[piece[unit]];
+						const moved = lengths[cell];
+						reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
+						state = next[cell];
+						if (since >= 0) since++;
+					}
+				}
+				if (reach >= minRun) return this.spend(true);
+				this.left -= units + 1;
+				if (this.left < 0) return this.spend(true);
+				at = end;
+				// Its run must reach back before where it rejoined the main cursor (before that, be a run at all).
+				if (reach <= since || reach === 0) break;
+			}
+		}
+		return this.spend(false);
+	}
+
+	/** A reading that takes `unit` (a trigger) as itself and goes on at `at`; true if that alone finds a run. */
+	private push(at: number, element: number, row: number, run: number, since: number, unit: number): boolean {
+		const { classOf, next, lengths } = this.automaton;
+		const cell = row + classOf[unit];
+		const moved = lengths[cell];
+		const reach = moved !== GOES_ON ? moved : run < RUN_CAP ? run + 1 : RUN_CAP;
+		const after = since < 0 ? -1 : since + 1;
+		this.left--;
+		if (reach >= this.minRun) return true;
+		if (reach <= after || reach === 0) return false;
+		if (this.depth === READINGS) return true;
+		const top = 5 * this.depth++;
+		this.stack[top] = at;
+		this.stack[top + 1] = element;
+		this.stack[top + 2] = next[cell];
+		this.stack[top + 3] = reach;
+		this.stack[top + 4] = after;
+		return false;
+	}
+
+	/** The steps taken: elements and units looked at, and the decoder's. */
+	get steps(): number {
+		return this.looked;
+	}
+
+	private spend(found: boolean): boolean {
+		const spent = Math.min(LOOK_STEPS, this.allowance) - this.left;
+		this.looked += spent;
+		this.allowance -= spent;
+		return found;
+	}
+}
