@@ -98,7 +98,11 @@ function mayFollow(code: number, next: number): boolean {
 	return next >= 0x80 || (FOLLOWS[next] & (code === PERCENT ? 1 : code === BACKSLASH ? 2 : 4)) !== 0;
 }
 
-/** One layer of a text: what each element stands for, and where each begins in the layer below. */
+/**
+ * One layer of a text: what each element stands for, and where each begins in the layer below. Its
+ * arrays are the pool's (see scratch) and may be longer than the layer: valid up to `length`, and until
+ * the next text is read into layers.
+ */
 export interface Layer {
 	/** A code point, or BYTE + a byte. */
 	codes: Int32Array;
@@ -108,21 +112,39 @@ export interface Layer {
 	pos: Int32Array | undefined;
 	length: number;
 	below: Layer | undefined;
+	depth: number;
 	/** Whether an element is an escape (else the layer reads as the one below). */
 	escapes: boolean;
 }
 
+/**
+ * The arrays of the layers, reused from one text to the next: a text of 1 MB is some tens of MB of
+ * them, and allocating them anew for each text had the garbage collector take as long as the reading.
+ * Held weakly: a full collection frees them. Slot 3 * depth + 0, 1, 2 for a layer's codes, src, pos.
+ */
+const pool: Array<WeakRef<Int32Array> | undefined> = [];
+let widening: WeakRef<Uint16Array> | undefined;
+
+function scratch(slot: number, size: number): Int32Array {
+	const held = pool[slot]?.deref();
+	if (held !== undefined && held.length >= size) return held;
+	const fresh = new Int32Array(size);
+	pool[slot] = new WeakRef(fresh);
+	return fresh;
+}
+
 /** Layer 0: the text's characters, a surrogate pair one element, a lone surrogate as it is. */
 export function textLayer(text: string): Layer {
+	const codes = scratch(0, text.length);
 	// A text without a high surrogate is its UTF-16 code units, widened natively (no loop here).
 	if (!/[\uD800-\uDBFF]/.test(text)) {
-		const units = new Uint16Array(text.length);
+		let units = widening?.deref();
+		if (units === undefined || units.length < text.length) widening = new WeakRef((units = new Uint16Array(text.length)));
 		Buffer.from(units.buffer).write(text, 'utf16le');
-		const codes = new Int32Array(units);
-		return { codes, src: IDENTITY, pos: undefined, length: text.length, below: undefined, escapes: false };
+		codes.set(units.subarray(0, text.length));
+		return { codes, src: IDENTITY, pos: undefined, length: text.length, below: undefined, depth: 0, escapes: false };
 	}
-	const codes = new Int32Array(text.length);
-	const src = new Int32Array(text.length + 1);
+	const src = scratch(1, text.length + 1);
 	let length = 0;
 	for (let index = 0; index < text.length; ) {
 		const code = text.charCodeAt(index);
@@ -139,7 +161,7 @@ export function textLayer(text: string): Layer {
 		index++;
 	}
 	src[length] = text.length;
-	return { codes, src, pos: src, length, below: undefined, escapes: false };
+	return { codes, src, pos: src, length, below: undefined, depth: 0, escapes: false };
 }
 
 /** Layer 0's src when every element is one character of the text: read as the index itself. */
@@ -148,10 +170,11 @@ const IDENTITY = new Int32Array(0);
 /** The layer above `below`: it decoded once, greedily. */
 export function decodeLayer(below: Layer): Layer {
 	const { codes: from, length: count, pos: belowPos } = below;
-	const codes = new Int32Array(count);
-	const src = new Int32Array(count + 1);
+	const depth = below.depth + 1;
+	const codes = scratch(3 * depth, count);
+	const src = scratch(3 * depth + 1, count + 1);
 	// Over layer 0 without pairs, where an element begins below is where it begins in the text.
-	const pos = belowPos === undefined ? src : new Int32Array(count + 1);
+	const pos = belowPos === undefined ? src : scratch(3 * depth + 2, count + 1);
 	const decoder = new Decoder(below);
 	let length = 0;
 	let escapes = false;
@@ -171,7 +194,7 @@ export function decodeLayer(below: Layer): Layer {
 	}
 	src[length] = count;
 	if (belowPos !== undefined) pos[length] = belowPos[count];
-	return { codes, src, pos, length, below, escapes };
+	return { codes, src, pos, length, below, depth, escapes };
 }
 
 /** Where element `index` of a layer (or its end, at `length`) is in the text. */

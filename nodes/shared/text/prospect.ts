@@ -34,7 +34,7 @@ const LOOK_STEPS = 48;
  * The look-ahead steps each escape earns, per element of the layer below it spans; what one look ahead
  * does not spend, the next may (so the look aheads of a layer take at most SHARE steps per element below).
  */
-const SHARE = 3;
+const SHARE = 4;
 /** The most readings waiting in one look ahead. */
 const READINGS = 16;
 
@@ -44,8 +44,7 @@ export class Prospect {
 	/** The readings waiting: position below, main element holding it, row, run, units since rejoining (-1: not yet). */
 	private readonly stack = new Int32Array(5 * READINGS);
 	private allowance: number;
-	/** The current look ahead's steps left, and readings waiting. */
-	private left = 0;
+	/** The readings waiting in the current look ahead. */
 	private depth = 0;
 	private looked = 0;
 
@@ -68,13 +67,14 @@ export class Prospect {
 		this.allowance += SHARE * (src[index + 1] - src[index]);
 		if (this.allowance < LOOK_STEPS >> 2) return true;
 		const below = this.layer.below!.codes;
-		const count = below.length;
+		const count = this.layer.below!.length;
 		const { classOf, asciiClass, next, lengths } = this.automaton;
-		const { stack, piece, minRun } = this;
-		this.left = Math.min(LOOK_STEPS, this.allowance);
+		const { stack, piece, minRun, decoder } = this;
+		const budget = Math.min(LOOK_STEPS, this.allowance);
+		let left = budget;
 		this.depth = 0;
-		if (this.push(src[index] + 1, index, row, run, -1, below[src[index]])) return this.spend(true);
-		while (this.depth > 0) {
+		let found = this.push(src[index] + 1, index, row, run, -1, below[src[index]]);
+		while (!found && this.depth > 0) {
 			const top = 5 * --this.depth;
 			let at = stack[top];
 			let element = stack[top + 1];
@@ -82,7 +82,8 @@ export class Prospect {
 			let reach = stack[top + 3];
 			/** Units read since the reading rejoined the main cursor's elements; -1 before. */
 			let since = stack[top + 4];
-			while (at < count) {
+			left--;
+			while (at < count && left >= 0) {
 				while (src[element + 1] <= at) element++;
 				// On an element of the main cursor's: it reads that element; elsewhere one decoded anew from
 				// here (a character that begins no escape is itself).
@@ -93,55 +94,47 @@ export class Prospect {
 					end = src[element + 1];
 					code = codes[element];
 				} else if (code >= 0x80 || isTrigger(code)) {
-					const looked = this.decoder.steps;
-					end = this.decoder.step(at);
-					code = this.decoder.code;
-					this.left -= this.decoder.steps - looked;
+					const looked = decoder.steps;
+					end = decoder.step(at);
+					code = decoder.code;
+					left -= decoder.steps - looked;
 				}
-				if (end > at + 1 && isTrigger(below[at]) && this.push(at + 1, element, state, reach, since, below[at])) return this.spend(true);
-				let units = 1;
-				if (code < 0x80) {
-					const column = asciiClass[code];
-					if (column < 0) units = 0;
-					else {
-						const cell = state + column;
-						const moved = lengths[cell];
-						reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
-						state = next[cell];
-						if (since >= 0) since++;
-					}
-				} else {
-					units = unitsOfCode(code, piece);
-					for (let unit = 0; unit < units && reach < minRun; unit++) {
-						const cell = state + classOf[piece[unit]];
-						const moved = lengths[cell];
-						reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
-						state = next[cell];
-						if (since >= 0) since++;
-					}
+				if (end > at + 1 && isTrigger(below[at])) {
+					left--;
+					if ((found = this.push(at + 1, element, state, reach, since, below[at]))) break;
 				}
-				if (reach >= minRun) return this.spend(true);
-				this.left -= units + 1;
-				if (this.left < 0) return this.spend(true);
+				const units = code >= 0x80 ? unitsOfCode(code, piece) : asciiClass[code] >= 0 ? 1 : 0;
+				for (let unit = 0; unit < units; unit++) {
+					const cell = state + (code < 0x80 ? asciiClass[code] : classOf[piece[unit]]);
+					const moved = lengths[cell];
+					reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
+					state = next[cell];
+					if (since >= 0) since++;
+					if (reach >= minRun) found = true;
+				}
+				if (found) break;
+				left -= units + 1;
 				at = end;
 				// Its run must reach back before where it rejoined the main cursor (before that, be a run at all).
 				if (reach <= since || reach === 0) break;
 			}
+			if (left < 0) found = true;
 		}
-		return this.spend(false);
+		const spent = budget - left;
+		this.looked += spent;
+		this.allowance -= spent;
+		return found;
 	}
 
-	/** A reading that takes `unit` (a trigger) as itself and goes on at `at`; true if that alone finds a run. */
+	/** Reads `unit` (a trigger) as itself after (row, run), to go on at `at`: true if that finds a run, else the reading waits if its run reaches back. */
 	private push(at: number, element: number, row: number, run: number, since: number, unit: number): boolean {
 		const { classOf, next, lengths } = this.automaton;
 		const cell = row + classOf[unit];
 		const moved = lengths[cell];
 		const reach = moved !== GOES_ON ? moved : run < RUN_CAP ? run + 1 : RUN_CAP;
 		const after = since < 0 ? -1 : since + 1;
-		this.left--;
-		if (reach >= this.minRun) return true;
+		if (reach >= this.minRun || this.depth === READINGS) return true;
 		if (reach <= after || reach === 0) return false;
-		if (this.depth === READINGS) return true;
 		const top = 5 * this.depth++;
 		this.stack[top] = at;
 		this.stack[top + 1] = element;
@@ -154,12 +147,5 @@ export class Prospect {
 	/** The steps taken: elements and units looked at, and the decoder's. */
 	get steps(): number {
 		return this.looked;
-	}
-
-	private spend(found: boolean): boolean {
-		const spent = Math.min(LOOK_STEPS, this.allowance) - this.left;
-		this.looked += spent;
-		this.allowance -= spent;
-		return found;
 	}
 }
