@@ -35,13 +35,19 @@ const LOOK_STEPS = 48;
  * does not spend, the next may (so the look aheads of a layer take at most SHARE steps per element below).
  */
 const SHARE = 4;
-/** The most readings waiting in one look ahead. */
+/**
+ * The most readings waiting in one look ahead. Each is a position below, the main element holding it,
+ * a state and run, and `since`: NONE_YET while it has read nothing of its own (only a trigger that is
+ * the main cursor's unit too), OWN while it reads apart from the main cursor, then the units it has
+ * read since it rejoined the main cursor's elements (its run must reach back before them).
+ */
 const READINGS = 16;
+const [NONE_YET, OWN] = [-2, -1];
 
 export class Prospect {
 	private readonly decoder: Decoder;
 	private readonly piece = new Uint8Array(4);
-	/** The readings waiting: position below, main element holding it, row, run, units since rejoining (-1: not yet). */
+	/** The readings waiting (see READINGS). */
 	private readonly stack = new Int32Array(5 * READINGS);
 	private allowance: number;
 	/** The readings waiting in the current look ahead. */
@@ -73,24 +79,28 @@ export class Prospect {
 		const budget = Math.min(LOOK_STEPS, this.allowance);
 		let left = budget;
 		this.depth = 0;
-		let found = this.push(src[index] + 1, index, row, run, -1, below[src[index]]);
+		const trigger = below[src[index]];
+		// An escape that stands for its own trigger (`%25`, `\\`, `&amp;`): the trigger read as itself is the main cursor's unit too.
+		let found = this.push(src[index] + 1, index, row, run, codes[index] === trigger ? NONE_YET : OWN, trigger);
 		while (!found && this.depth > 0) {
 			const top = 5 * --this.depth;
 			let at = stack[top];
 			let element = stack[top + 1];
 			let state = stack[top + 2];
 			let reach = stack[top + 3];
-			/** Units read since the reading rejoined the main cursor's elements; -1 before. */
 			let since = stack[top + 4];
 			left--;
 			while (at < count && left >= 0) {
 				while (src[element + 1] <= at) element++;
 				// On an element of the main cursor's: it reads that element; elsewhere one decoded anew from
 				// here (a character that begins no escape is itself).
+				const onMain = src[element] === at;
 				let end = at + 1;
 				let code = below[at];
-				if (src[element] === at) {
-					if (since < 0) since = 0;
+				if (onMain) {
+					// Rejoining the main cursor: its run must hold a unit of its own (not a run at all: none).
+					if (since === NONE_YET || (since === OWN && reach === 0)) break;
+					if (since === OWN) since = 0;
 					end = src[element + 1];
 					code = codes[element];
 				} else if (code >= 0x80 || isTrigger(code)) {
@@ -101,7 +111,7 @@ export class Prospect {
 				}
 				if (end > at + 1 && isTrigger(below[at])) {
 					left--;
-					if ((found = this.push(at + 1, element, state, reach, since, below[at]))) break;
+					if ((found = this.push(at + 1, element, state, reach, since >= 0 ? since + 1 : OWN, below[at]))) break;
 				}
 				const units = code >= 0x80 ? unitsOfCode(code, piece) : asciiClass[code] >= 0 ? 1 : 0;
 				for (let unit = 0; unit < units; unit++) {
@@ -109,14 +119,14 @@ export class Prospect {
 					const moved = lengths[cell];
 					reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
 					state = next[cell];
-					if (since >= 0) since++;
-					if (reach >= minRun) found = true;
+					since = since >= 0 ? since + 1 : OWN;
+					if (reach >= minRun && (since === OWN || reach > since)) found = true;
 				}
 				if (found) break;
 				left -= units + 1;
 				at = end;
-				// Its run must reach back before where it rejoined the main cursor (before that, be a run at all).
-				if (reach <= since || reach === 0) break;
+				// Once it read the main cursor's elements, its run must reach back before them.
+				if (since >= 0 && reach <= since) break;
 			}
 			if (left < 0) found = true;
 		}
@@ -126,21 +136,24 @@ export class Prospect {
 		return found;
 	}
 
-	/** Reads `unit` (a trigger) as itself after (row, run), to go on at `at`: true if that finds a run, else the reading waits if its run reaches back. */
+	/**
+	 * Reads `unit` (a trigger) as itself after (row, run), to go on at `at` with `since` (see READINGS):
+	 * true if that finds a run of its own, else the reading waits (unless its run cannot reach back).
+	 */
 	private push(at: number, element: number, row: number, run: number, since: number, unit: number): boolean {
 		const { classOf, next, lengths } = this.automaton;
 		const cell = row + classOf[unit];
 		const moved = lengths[cell];
 		const reach = moved !== GOES_ON ? moved : run < RUN_CAP ? run + 1 : RUN_CAP;
-		const after = since < 0 ? -1 : since + 1;
-		if (reach >= this.minRun || this.depth === READINGS) return true;
-		if (reach <= after || reach === 0) return false;
+		if (reach >= this.minRun && (since === OWN || reach > since)) return true;
+		if (since >= 0 && reach <= since) return false;
+		if (this.depth === READINGS) return true;
 		const top = 5 * this.depth++;
 		this.stack[top] = at;
 		this.stack[top + 1] = element;
 		this.stack[top + 2] = next[cell];
 		this.stack[top + 3] = reach;
-		this.stack[top + 4] = after;
+		this.stack[top + 4] = since;
 		return false;
 	}
 
