@@ -214,7 +214,7 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] 
 	 * text of escapes that never happens, and no other cursor is taken up at all.
 	 */
 	const { classOf } = matcher.automaton;
-	/** (escape's first element below, main's units at its end, units it must match) triples; at most WAITING of them. */
+	/** (escape's element, main's units at its end, units it must match) triples; at most WAITING of them. */
 	const waiting = new Int32Array(3 * WAITING);
 	let waitingCount = 0;
 	const { src, codes, length } = layer;
@@ -232,7 +232,10 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] 
 		for (let at = 0; at < waitingCount; at += 3) {
 			const matched = main.units - waiting[at + 1];
 			if (main.run < matched) continue;
-			if (matched >= waiting[at + 2]) forkFrom(main, waiting[at], true);
+			// Then too, only where the look ahead finds that way may matter (from the root: the trigger is in no pattern).
+			if (matched >= waiting[at + 2]) {
+				if (alive < OTHERS && prospect.mayFind(waiting[at], 0, 0)) forkFrom(main, src[waiting[at]], true);
+			}
 			else {
 				waiting.copyWithin(kept, at, at + 3);
 				kept += 3;
@@ -247,7 +250,7 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] 
 				if (!inPattern || alive === OTHERS || !isTrigger(trigger) || prospect.mayFind(index, main.beforeRow, main.beforeRun)) forkFrom(main, start);
 			}
 			else if (main.forkWorthIt(trigger)) {
-				waiting[waitingCount++] = start;
+				waiting[waitingCount++] = index;
 				waiting[waitingCount++] = main.units;
 				waiting[waitingCount++] = matcher.minRun - (main.at - start - 1);
 			}
