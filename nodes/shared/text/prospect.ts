@@ -53,14 +53,28 @@ export class Prospect {
 	/** The readings waiting in the current look ahead. */
 	private depth = 0;
 	private looked = 0;
+	/** Whether first() found a run. */
+	private hit = false;
+	// The layer's and the automaton's arrays, held here: a look ahead is taken at most escapes.
+	private readonly src: Int32Array;
+	private readonly codes: Int32Array;
+	private readonly below: Int32Array;
+	private readonly count: number;
+	private readonly classOf: Uint16Array;
+	private readonly asciiClass: Int16Array;
+	private readonly next: Int32Array;
+	private readonly lengths: Uint8Array;
 
 	constructor(
-		private readonly layer: Layer,
-		private readonly automaton: Automaton,
+		layer: Layer,
+		automaton: Automaton,
 		private readonly minRun: number,
 	) {
 		this.decoder = new Decoder(layer.below!);
 		this.allowance = 0;
+		({ src: this.src, codes: this.codes } = layer);
+		({ codes: this.below, length: this.count } = layer.below!);
+		({ classOf: this.classOf, asciiClass: this.asciiClass, next: this.next, lengths: this.lengths } = automaton);
 	}
 
 	/**
@@ -69,19 +83,15 @@ export class Prospect {
 	 * the escape's own part; true also when the look ahead gives up.
 	 */
 	mayFind(index: number, row: number, run: number): boolean {
-		const { src, codes } = this.layer;
+		const { src, codes } = this;
 		this.allowance += SHARE * (src[index + 1] - src[index]);
 		if (this.allowance < LOOK_STEPS >> 2) return true;
-		const below = this.layer.below!.codes;
-		const count = this.layer.below!.length;
-		const { classOf, asciiClass, next, lengths } = this.automaton;
-		const { stack, piece, minRun, decoder } = this;
+		const { below, count, classOf, asciiClass, next, lengths, stack, piece, minRun, decoder } = this;
 		const budget = Math.min(LOOK_STEPS, this.allowance);
-		let left = budget;
 		this.depth = 0;
-		const trigger = below[src[index]];
-		// An escape that stands for its own trigger (`%25`, `\\`, `&amp;`): the trigger read as itself is the main cursor's unit too.
-		let found = this.push(src[index] + 1, index, row, run, codes[index] === trigger ? NONE_YET : OWN, trigger);
+		// The first reading (the trigger as itself, then the main cursor's elements) in a loop of its own: most end there.
+		let left = budget - this.first(index, row, run, budget);
+		let found = this.hit || left < 0;
 		while (!found && this.depth > 0) {
 			const top = 5 * --this.depth;
 			let at = stack[top];
@@ -137,24 +147,87 @@ export class Prospect {
 	}
 
 	/**
+	 * The look ahead's first reading, as the loop of mayFind would read it, without the stack: the
+	 * escape's trigger as itself, its other characters (each itself, as long as they are ASCII and
+	 * begin no escape; else the reading waits for that loop), then the main cursor's elements, each
+	 * escape's other way pushed. Sets `hit` when it finds a run; returns the steps taken.
+	 */
+	private first(index: number, row: number, run: number, budget: number): number {
+		const { src, codes, below, count, classOf, asciiClass, next, lengths, minRun, piece } = this;
+		this.hit = false;
+		const start = src[index];
+		const trigger = below[start];
+		let cell = row + classOf[trigger];
+		let moved = lengths[cell];
+		let reach = moved !== GOES_ON ? moved : run < RUN_CAP ? run + 1 : RUN_CAP;
+		let state = next[cell];
+		if (reach >= minRun) return (this.hit = true), 1;
+		// An escape that stands for its own trigger (`%25`, `\\`, `&amp;`): the trigger read as itself is the main cursor's unit too.
+		let since = codes[index] === trigger ? NONE_YET : OWN;
+		let steps = 2;
+		let at = start + 1;
+		for (const end = src[index + 1]; at < end; at++, steps++) {
+			const code = below[at];
+			if (code >= 0x80 || isTrigger(code)) return (this.hit = this.save(at, index, state, reach, since)), steps;
+			if (asciiClass[code] < 0) continue;
+			cell = state + asciiClass[code];
+			moved = lengths[cell];
+			reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
+			state = next[cell];
+			since = OWN;
+			if (reach >= minRun) return (this.hit = true), steps;
+		}
+		// Rejoining the main cursor: its run must hold a unit of its own (not a run at all: none).
+		if (since === NONE_YET || reach === 0) return steps;
+		since = 0;
+		for (let element = index + 1; at < count; element++) {
+			const end = src[element + 1];
+			if (end > at + 1 && isTrigger(below[at])) {
+				steps++;
+				if ((this.hit = this.push(at + 1, element, state, reach, since + 1, below[at]))) return steps;
+			}
+			const code = codes[element];
+			const units = code >= 0x80 ? unitsOfCode(code, piece) : asciiClass[code] >= 0 ? 1 : 0;
+			for (let unit = 0; unit < units; unit++) {
+				cell = state + (code < 0x80 ? asciiClass[code] : classOf[piece[unit]]);
+				moved = lengths[cell];
+				reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
+				state = next[cell];
+				since++;
+				if (reach >= minRun && reach > since) return (this.hit = true), steps;
+			}
+			steps += units + 1;
+			at = end;
+			// Once it read the main cursor's elements, its run must reach back before them.
+			if (reach <= since || steps > budget) return steps;
+		}
+		return steps;
+	}
+
+	/** A reading waits at `at` (see READINGS); true when there is no room (the look ahead gives up). */
+	private save(at: number, element: number, state: number, reach: number, since: number): boolean {
+		if (this.depth === READINGS) return true;
+		const top = 5 * this.depth++;
+		this.stack[top] = at;
+		this.stack[top + 1] = element;
+		this.stack[top + 2] = state;
+		this.stack[top + 3] = reach;
+		this.stack[top + 4] = since;
+		return false;
+	}
+
+	/**
 	 * Reads `unit` (a trigger) as itself after (row, run), to go on at `at` with `since` (see READINGS):
 	 * true if that finds a run of its own, else the reading waits (unless its run cannot reach back).
 	 */
 	private push(at: number, element: number, row: number, run: number, since: number, unit: number): boolean {
-		const { classOf, next, lengths } = this.automaton;
+		const { classOf, next, lengths } = this;
 		const cell = row + classOf[unit];
 		const moved = lengths[cell];
 		const reach = moved !== GOES_ON ? moved : run < RUN_CAP ? run + 1 : RUN_CAP;
 		if (reach >= this.minRun && (since === OWN || reach > since)) return true;
 		if (since >= 0 && reach <= since) return false;
-		if (this.depth === READINGS) return true;
-		const top = 5 * this.depth++;
-		this.stack[top] = at;
-		this.stack[top + 1] = element;
-		this.stack[top + 2] = next[cell];
-		this.stack[top + 3] = reach;
-		this.stack[top + 4] = since;
-		return false;
+		return this.save(at, element, next[cell], reach, since);
 	}
 
 	/** The steps taken: elements and units looked at, and the decoder's. */
