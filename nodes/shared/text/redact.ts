@@ -37,11 +37,10 @@
  * A key shorter than MIN_KEY_LENGTH is left alone: resolveApiKey refuses it before anything is sent,
  * so no answer can echo it, and matching 1 to 7 characters would wreck ordinary text.
  */
-import type { StepMeter } from './automaton';
+import type { Matcher, Spans, StepMeter } from './automaton';
 import { buildAutomaton } from './automaton';
 import { BYTE, decodeLayer, DEPTH, isGap, textLayer } from './decode';
 import { unitsOfCode, utf8 } from './units';
-import type { Matcher, Spans } from './walk';
 import { walk, walkLiterally } from './walk';
 
 export type { StepMeter } from './automaton';
