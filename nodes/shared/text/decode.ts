@@ -29,7 +29,9 @@ import { isControl } from './controls';
 export const DEPTH = 2;
 
 /** What a piece stands for, besides a code point: a byte that begins no UTF-8 character. */
-export const BYTE = 0x110000;
+const BYTE = 0x110000;
+// Exported by name: read for every escape, as this module's own constant (not a property of exports).
+export { BYTE };
 
 const [PERCENT, AMPERSAND, BACKSLASH, SEMICOLON, HASH] = [0x25, 0x26, 0x5c, 0x3b, 0x23];
 
@@ -185,6 +187,20 @@ export function decodeLayer(below: Layer): Layer {
 		if (!isTrigger(code) ? !(code >= 0xd800 && code <= 0xdbff) : index + 1 < count && !mayFollow(code, from[index + 1])) {
 			codes[length++] = code;
 			index++;
+			continue;
+		}
+		// The commonest escapes, as the decoder reads them, without it: `%XX` of an ASCII character, `\n` and the like.
+		const high = code === PERCENT && index + 2 < count ? hexValue(from[index + 1]) : -1;
+		if (high >= 0 && high < 8 && hexValue(from[index + 2]) >= 0) {
+			codes[length++] = high * 16 + hexValue(from[index + 2]);
+			escapes = true;
+			index += 3;
+			continue;
+		}
+		if (code === BACKSLASH && index + 1 < count && from[index + 1] < 0x80 && SIMPLE[from[index + 1]] >= 0) {
+			codes[length++] = SIMPLE[from[index + 1]];
+			escapes = true;
+			index += 2;
 			continue;
 		}
 		const end = decoder.step(index);
