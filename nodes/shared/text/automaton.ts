@@ -12,9 +12,11 @@ export interface StepMeter {
 
 
 /** Runs are counted up to this many units: a longer run was already marked from its start (see walk). */
-export const RUN_CAP = 254;
+const RUN_CAP = 254;
 /** In `lengths`: the run goes on (one more unit), rather than restarting at a length of its own. */
-export const GOES_ON = 255;
+const GOES_ON = 255;
+// Exported by name, so that this module reads them as its own constants (an `export const` is read as a property of exports).
+export { GOES_ON, RUN_CAP };
 
 /**
  * The suffix automaton of the patterns, completed into a table: for each state and each unit class,
@@ -133,7 +135,7 @@ export class Cursor {
 	/** Where it was before its last element (what fork() takes up from). */
 	beforeRow = 0;
 	beforeRun = 0;
-	private beforeUnits = 0;
+	beforeUnits = 0;
 	// The matcher's arrays, held here: they are read for every unit.
 	private readonly classOf: Uint16Array;
 	private readonly asciiClass: Int16Array;
@@ -207,6 +209,11 @@ export class Cursor {
 		return moved === GOES_ON || moved > 1;
 	}
 
+	/** Its state and run in one number, for a trail (see walk.ts). */
+	get state(): number {
+		return (this.row << 8) | this.run;
+	}
+
 	/** Whether, at the same place, this cursor's run is held by `main`'s: the same state, no longer. */
 	heldBy(main: Cursor): boolean {
 		return this.row === main.row && this.run <= main.run;
@@ -228,7 +235,7 @@ export class Cursor {
 	 * an escape); returns where it stopped. What add() does, in locals: the hot loop of every walk.
 	 * `pos` undefined: layer 0 without pairs (an element's index is where it is in the text, none escapes).
 	 */
-	ascii(codes: Int32Array, src: Int32Array | undefined, pos: Int32Array | undefined, index: number, length: number): number {
+	ascii(codes: Int32Array, src: Int32Array | undefined, pos: Int32Array | undefined, index: number, length: number, trail: Int32Array): number {
 		const { asciiClass, next, lengths, begins, minRun } = this;
 		const { ends } = this.spans;
 		let row = this.row;
@@ -237,6 +244,7 @@ export class Cursor {
 		for (; index < length; index++) {
 			const code = codes[index];
 			if (code >= 0x80 || (src !== undefined && src[index + 1] !== src[index] + 1)) break;
+			trail[index] = (row << 8) | run;
 			const column = asciiClass[code];
 			if (column < 0) continue;
 			begins[units & 255] = pos === undefined ? index : pos[index];

@@ -18,6 +18,13 @@
  * could. In a text of escapes (a `%25` storm, say, with a key holding `%`) every reading ends within an
  * element or two, and no other cursor is taken up at all. When it would look further than LOOK_STEPS
  * steps, or the texts's share of look-ahead steps is spent, the other way is read as before.
+ *
+ * SYNCED (walk.ts): where the main cursor is, before E, in the state the layer below's main cursor
+ * was in there (its trail), with a run that lies in elements of the layer below (none of this
+ * layer's escapes in it), E's other way reads as that cursor did: E's trigger and its other
+ * characters are elements of the layer below, and so are the main cursor's elements up to its next
+ * escape. A run that the first reading finds before that escape is that cursor's, found already; so
+ * the first reading counts runs only from that escape on (the other readings, pushed, count all).
  */
 import type { Automaton } from './automaton';
 import { GOES_ON as GOES, RUN_CAP as CAP } from './automaton';
@@ -82,7 +89,7 @@ export class Prospect {
 	 * the main cursor's state before it (row, run), may find a run of minRun units reaching back into
 	 * the escape's own part; true also when the look ahead gives up.
 	 */
-	mayFind(index: number, row: number, run: number): boolean {
+	mayFind(index: number, row: number, run: number, synced: boolean): boolean {
 		const { src, codes } = this;
 		this.allowance += SHARE * (src[index + 1] - src[index]);
 		if (this.allowance < LOOK_STEPS >> 2) return true;
@@ -90,7 +97,7 @@ export class Prospect {
 		const budget = Math.min(LOOK_STEPS, this.allowance);
 		this.depth = 0;
 		// The first reading (the trigger as itself, then the main cursor's elements) in a loop of its own: most end there.
-		let left = budget - this.first(index, row, run, budget);
+		let left = budget - this.first(index, row, run, budget, synced);
 		let found = this.hit || left < 0;
 		while (!found && this.depth > 0) {
 			const top = 5 * --this.depth;
@@ -150,9 +157,10 @@ export class Prospect {
 	 * The look ahead's first reading, as the loop of mayFind would read it, without the stack: the
 	 * escape's trigger as itself, its other characters (each itself, as long as they are ASCII and
 	 * begin no escape; else the reading waits for that loop), then the main cursor's elements, each
-	 * escape's other way pushed. Sets `hit` when it finds a run; returns the steps taken.
+	 * escape's other way pushed. Sets `hit` when it finds a run (when `synced`, one from the main
+	 * cursor's next escape on; see above); returns the steps taken.
 	 */
-	private first(index: number, row: number, run: number, budget: number): number {
+	private first(index: number, row: number, run: number, budget: number, synced: boolean): number {
 		const { src, codes, below, count, classOf, asciiClass, next, lengths, minRun, piece } = this;
 		this.hit = false;
 		const start = src[index];
@@ -161,7 +169,7 @@ export class Prospect {
 		let moved = lengths[cell];
 		let reach = moved !== GOES_ON ? moved : run < RUN_CAP ? run + 1 : RUN_CAP;
 		let state = next[cell];
-		if (reach >= minRun) return (this.hit = true), 1;
+		if (reach >= minRun && !synced) return (this.hit = true), 1;
 		// An escape that stands for its own trigger (`%25`, `\\`, `&amp;`): the trigger read as itself is the main cursor's unit too.
 		let since = codes[index] === trigger ? NONE_YET : OWN;
 		let steps = 2;
@@ -175,16 +183,18 @@ export class Prospect {
 			reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
 			state = next[cell];
 			since = OWN;
-			if (reach >= minRun) return (this.hit = true), steps;
+			if (reach >= minRun && !synced) return (this.hit = true), steps;
 		}
 		// Rejoining the main cursor: its run must hold a unit of its own (not a run at all: none).
 		if (since === NONE_YET || reach === 0) return steps;
 		since = 0;
 		for (let element = index + 1; at < count; element++) {
 			const end = src[element + 1];
-			if (end > at + 1 && isTrigger(below[at])) {
+			if (end > at + 1) {
+				// An escape: the main cursor's reading of it is not the layer below's (no longer synced).
+				synced = false;
 				steps++;
-				if ((this.hit = this.push(at + 1, element, state, reach, since + 1, below[at]))) return steps;
+				if (isTrigger(below[at]) && (this.hit = this.push(at + 1, element, state, reach, since + 1, below[at]))) return steps;
 			}
 			const code = codes[element];
 			const units = code >= 0x80 ? unitsOfCode(code, piece) : asciiClass[code] >= 0 ? 1 : 0;
@@ -194,7 +204,7 @@ export class Prospect {
 				reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
 				state = next[cell];
 				since++;
-				if (reach >= minRun && reach > since) return (this.hit = true), steps;
+				if (reach >= minRun && reach > since && !synced) return (this.hit = true), steps;
 			}
 			steps += units + 1;
 			at = end;

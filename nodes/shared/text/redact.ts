@@ -41,6 +41,7 @@ import type { Matcher, Spans, StepMeter } from './automaton';
 import { buildAutomaton } from './automaton';
 import { BYTE, decodeLayer, DEPTH, isGap, textLayer } from './decode';
 import { unitsOfCode, utf8 } from './units';
+import type { Trails } from './walk';
 import { walk, walkLiterally } from './walk';
 
 export type { StepMeter } from './automaton';
@@ -127,14 +128,15 @@ function base64Forms(key: string): string[] {
 
 function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
 	const characters = textLayer(text);
-	let spans = walkLiterally(characters, matcher, meter);
+	const trails: Trails = [];
+	let spans = walkLiterally(characters, matcher, meter, trails);
 	// Only a text holding a `%`, `\` or `&` reads differently decoded; a layer is walked where it
 	// holds an escape (else it reads as the one below).
 	if (/[%\\&]/.test(text)) {
 		let layer = decodeLayer(characters);
 		meter.steps += 2 * text.length;
 		for (let depth = 1; depth <= DEPTH && layer.escapes; depth++) {
-			for (const found of walk(layer, matcher, meter)) spans = union(spans, found);
+			for (const found of walk(layer, matcher, meter, trails)) spans = union(spans, found);
 			if (depth < DEPTH) {
 				layer = decodeLayer(layer);
 				meter.steps += layer.below!.length;

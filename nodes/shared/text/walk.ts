@@ -9,14 +9,32 @@ import type { Layer } from './decode';
 import { Decoder, isTrigger, positionOf } from './decode';
 import { Prospect } from './prospect';
 
+/**
+ * The TRAIL of a layer's main cursor: its state and run (Cursor.state) before each element of the
+ * layer, by depth; the walk of the layer above reads it (see walk). Reused from one text to the next,
+ * held weakly, as the layers' arrays are (decode.ts).
+ */
+export type Trails = Int32Array[];
+const pool: Array<WeakRef<Int32Array> | undefined> = [];
+
+function trailOf(layer: Layer, trails: Trails): Int32Array {
+	let trail = pool[layer.depth]?.deref();
+	if (trail === undefined || trail.length < layer.length) pool[layer.depth] = new WeakRef((trail = new Int32Array(layer.length)));
+	return (trails[layer.depth] = trail);
+}
+
 /** The literal reading: every character of the text (layer 0) as itself. */
-export function walkLiterally(layer: Layer, matcher: Matcher, meter: StepMeter): Spans {
+export function walkLiterally(layer: Layer, matcher: Matcher, meter: StepMeter, trails: Trails): Spans {
 	const cursor = new Cursor(matcher);
 	const { codes, length, pos } = layer;
+	const trail = trailOf(layer, trails);
 	// Each element one character (where it is in the text: its index, or pos with pairs).
 	for (let index = 0; index < length; index++) {
-		if (codes[index] < 0x80) index = cursor.ascii(codes, undefined, pos, index, length);
-		if (index < length) cursor.read(codes[index], pos === undefined ? index : pos[index], pos === undefined ? index + 1 : pos[index + 1]);
+		if (codes[index] < 0x80) index = cursor.ascii(codes, undefined, pos, index, length, trail);
+		if (index < length) {
+			trail[index] = cursor.state;
+			cursor.read(codes[index], pos === undefined ? index : pos[index], pos === undefined ? index + 1 : pos[index + 1]);
+		}
 	}
 	meter.steps += length + cursor.units;
 	return cursor.spans;
@@ -38,8 +56,13 @@ const OTHERS = 3;
  * point, or the main one's holds it. The escapes of every cursor are read both ways so, while one of
  * OTHERS is free: the work is at most that many times the layer's. The spans of each cursor.
  */
-export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] {
+export function walk(layer: Layer, matcher: Matcher, meter: StepMeter, trails: Trails): Spans[] {
 	const below = layer.below!;
+	// The trail of the layer below; none where a state and its run do not fit in one number.
+	const belowTrail = matcher.automaton.next.length < 1 << 23 ? trails[below.depth] : undefined;
+	const trail = trailOf(layer, trails);
+	/** Main's units at the end of its last escape. */
+	let escapeEnd = 0;
 	const belowCodes = below.codes;
 	const decoder = new Decoder(below);
 	const main = new Cursor(matcher);
@@ -85,7 +108,7 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] 
 			if (main.run < matched) continue;
 			// Then too, only where the look ahead finds that way may matter (from the root: the trigger is in no pattern).
 			if (matched >= waiting[at + 2]) {
-				if (alive < OTHERS && prospect.mayFind(waiting[at], 0, 0)) forkFrom(main, src[waiting[at]], true);
+				if (alive < OTHERS && prospect.mayFind(waiting[at], 0, 0, false)) forkFrom(main, src[waiting[at]], true);
 			} else {
 				waiting.copyWithin(kept, at, at + 3);
 				kept += 3;
@@ -98,8 +121,12 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] 
 		const trigger = belowCodes[start];
 		const inPattern = classOf[trigger] !== 0;
 		if (inPattern || waitingCount === waiting.length) {
-			// A trigger in a pattern is read the other way where a look ahead finds that way may matter (prospect.ts).
-			if (!inPattern || alive === OTHERS || !isTrigger(trigger) || prospect.mayFind(index, main.beforeRow, main.beforeRun)) forkFrom(main, start);
+			// A trigger in a pattern is read the other way where a look ahead finds that way may matter
+			// (prospect.ts). Where main's run lies in elements of the layer below since its last escape, and
+			// main is as that layer's main cursor was at the escape, that way reads as that cursor did until
+			// the next escape: what it finds before is found already (SYNCED).
+			const synced = belowTrail !== undefined && main.beforeRun <= main.beforeUnits - escapeEnd && belowTrail[start] === ((main.beforeRow << 8) | main.beforeRun);
+			if (!inPattern || alive === OTHERS || !isTrigger(trigger) || prospect.mayFind(index, main.beforeRow, main.beforeRun, synced)) forkFrom(main, start);
 		} else if (main.forkWorthIt(trigger)) {
 			waiting[waitingCount++] = index;
 			waiting[waitingCount++] = main.units;
@@ -145,7 +172,7 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] 
 	for (let index = 0; index < length; index++) {
 		if (waitingCount === 0 && alive === 0 && codes[index] < 0x80 && src[index + 1] === src[index] + 1) {
 			// Elements that are neither escapes nor beyond ASCII, no other cursor reading: the main cursor alone.
-			index = main.ascii(codes, src, pos, index, length);
+			index = main.ascii(codes, src, pos, index, length, trail);
 			if (index === length) break;
 			end = pos[index];
 		}
@@ -155,10 +182,14 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter): Spans[] 
 		const start = src[index];
 		main.at = src[index + 1];
 		const escape = main.at > start + 1;
+		trail[index] = main.state;
 		if (escape) main.element(code, begin, end);
 		else main.read(code, begin, end);
 		if (waitingCount > 0) settle();
-		if (escape) escapeAt(index, start);
+		if (escape) {
+			escapeAt(index, start);
+			escapeEnd = main.units;
+		}
 		if (alive > 0) readOthers(code, begin, end, start, escape);
 	}
 	meter.steps += layer.length + steps + decoder.steps + main.units + prospect.steps;
