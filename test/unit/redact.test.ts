@@ -56,6 +56,12 @@ describe('a text cut at either end', () => {
 		expect(makeRedactor(key)(`%61${'%78'.repeat(7)}`)).toBe(`%6${REDACTED}`);
 	});
 
+	test('the same after escapes that gave the look ahead room: the other way of `%61` reads as the text does up to `%78`, then finds the key', () => {
+		// Before `%78` the other way of `%61` is the text's own reading (found already, or nothing); from it on, it is not.
+		const key = '1xxxxxxx%';
+		expect(makeRedactor(key)(`${'%7A'.repeat(12)}%61${'%78'.repeat(7)}`)).toBe(`${'%7A'.repeat(12)}%6${REDACTED}`);
+	});
+
 	test('such a key JSON-escaped: its `%41` as it is, its backslashes escaped', () => {
 		const key = '%41\\%41\\%41\\%41\\%41';
 		expect(makeRedactor(key)(JSON.stringify({ key }))).toBe(`{"key":"${REDACTED}"}`);
