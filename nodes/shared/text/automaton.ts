@@ -231,20 +231,22 @@ export class Cursor {
 	}
 
 	/**
-	 * Reads elements from `index` on while each is an ASCII character that is one element below (not
-	 * an escape); returns where it stopped. What add() does, in locals: the hot loop of every walk.
-	 * `pos` undefined: layer 0 without pairs (an element's index is where it is in the text, none escapes).
+	 * Reads elements from `index` on, up to `limit` (the next escape), while each is an ASCII
+	 * character; returns where it stopped. What add() does, in locals: the hot loop of every walk.
+	 * `pos` undefined: layer 0 without pairs (an element's index is where it is in the text). Its
+	 * state before each `%`, `\` or `&` goes to `trail` (see walk.ts: only such an element begins an
+	 * escape of the layer above).
 	 */
-	ascii(codes: Int32Array, src: Int32Array | undefined, pos: Int32Array | undefined, index: number, length: number, trail: Int32Array): number {
+	ascii(codes: Int32Array, pos: Int32Array | undefined, index: number, limit: number, trail: Int32Array): number {
 		const { asciiClass, next, lengths, begins, minRun } = this;
 		const { ends } = this.spans;
 		let row = this.row;
 		let run = this.run;
 		let units = this.units;
-		for (; index < length; index++) {
+		for (; index < limit; index++) {
 			const code = codes[index];
-			if (code >= 0x80 || (src !== undefined && src[index + 1] !== src[index] + 1)) break;
-			trail[index] = (row << 8) | run;
+			if (code >= 0x80) break;
+			if (code === 0x25 || code === 0x26 || code === 0x5c) trail[index] = (row << 8) | run;
 			const column = asciiClass[code];
 			if (column < 0) continue;
 			begins[units & 255] = pos === undefined ? index : pos[index];

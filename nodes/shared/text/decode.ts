@@ -115,14 +115,17 @@ export interface Layer {
 	length: number;
 	below: Layer | undefined;
 	depth: number;
-	/** Whether an element is an escape (else the layer reads as the one below). */
-	escapes: boolean;
+	/** How many elements are escapes (none: the layer reads as the one below). */
+	escapes: number;
+	/** Which: their indexes, in order (the pool's, as codes). */
+	escaped: Int32Array;
 }
 
 /**
  * The arrays of the layers, reused from one text to the next: a text of 1 MB is some tens of MB of
  * them, and allocating them anew for each text had the garbage collector take as long as the reading.
- * Held weakly: a full collection frees them. Slot 3 * depth + 0, 1, 2 for a layer's codes, src, pos.
+ * Held weakly: a full collection frees them. Slot 3 * depth + 0, 1, 2 for a layer's codes, src, pos;
+ * 3 * DEPTH + 3 + depth for its escaped.
  */
 const pool: Array<WeakRef<Int32Array> | undefined> = [];
 let widening: WeakRef<Uint16Array> | undefined;
@@ -144,7 +147,7 @@ export function textLayer(text: string): Layer {
 		if (units === undefined || units.length < text.length) widening = new WeakRef((units = new Uint16Array(text.length)));
 		Buffer.from(units.buffer).write(text, 'utf16le');
 		codes.set(units.subarray(0, text.length));
-		return { codes, src: IDENTITY, pos: undefined, length: text.length, below: undefined, depth: 0, escapes: false };
+		return { codes, src: IDENTITY, pos: undefined, length: text.length, below: undefined, depth: 0, escapes: 0, escaped: IDENTITY };
 	}
 	const src = scratch(1, text.length + 1);
 	let length = 0;
@@ -163,7 +166,7 @@ export function textLayer(text: string): Layer {
 		index++;
 	}
 	src[length] = text.length;
-	return { codes, src, pos: src, length, below: undefined, depth: 0, escapes: false };
+	return { codes, src, pos: src, length, below: undefined, depth: 0, escapes: 0, escaped: IDENTITY };
 }
 
 /** Layer 0's src when every element is one character of the text: read as the index itself. */
@@ -179,7 +182,8 @@ export function decodeLayer(below: Layer): Layer {
 	const pos = belowPos === undefined ? src : scratch(3 * depth + 2, count + 1);
 	const decoder = new Decoder(below);
 	let length = 0;
-	let escapes = false;
+	const escaped = scratch(3 * DEPTH + 3 + depth, count);
+	let escapes = 0;
 	for (let index = 0; index < count; ) {
 		const code = from[index];
 		src[length] = index;
@@ -192,25 +196,25 @@ export function decodeLayer(below: Layer): Layer {
 		// The commonest escapes, as the decoder reads them, without it: `%XX` of an ASCII character, `\n` and the like.
 		const high = code === PERCENT && index + 2 < count ? hexValue(from[index + 1]) : -1;
 		if (high >= 0 && high < 8 && hexValue(from[index + 2]) >= 0) {
+			escaped[escapes++] = length;
 			codes[length++] = high * 16 + hexValue(from[index + 2]);
-			escapes = true;
 			index += 3;
 			continue;
 		}
 		if (code === BACKSLASH && index + 1 < count && from[index + 1] < 0x80 && SIMPLE[from[index + 1]] >= 0) {
+			escaped[escapes++] = length;
 			codes[length++] = SIMPLE[from[index + 1]];
-			escapes = true;
 			index += 2;
 			continue;
 		}
 		const end = decoder.step(index);
+		if (end > index + 1) escaped[escapes++] = length;
 		codes[length++] = decoder.code;
-		if (end > index + 1) escapes = true;
 		index = end;
 	}
 	src[length] = count;
 	if (belowPos !== undefined) pos[length] = belowPos[count];
-	return { codes, src, pos, length, below, depth, escapes };
+	return { codes, src, pos, length, below, depth, escapes, escaped };
 }
 
 /** Where element `index` of a layer (or its end, at `length`) is in the text. */

@@ -135,8 +135,8 @@ function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
 	if (/[%\\&]/.test(text)) {
 		let layer = decodeLayer(characters);
 		meter.steps += 2 * text.length;
-		for (let depth = 1; depth <= DEPTH && layer.escapes; depth++) {
-			for (const found of walk(layer, matcher, meter, trails)) spans = union(spans, found);
+		for (let depth = 1; depth <= DEPTH && layer.escapes > 0; depth++) {
+			for (const found of walk(layer, matcher, meter, trails)) if (found.starts.length > 0) spans = union(spans, found);
 			if (depth < DEPTH) {
 				layer = decodeLayer(layer);
 				meter.steps += layer.below!.length;

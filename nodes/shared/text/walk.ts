@@ -30,7 +30,7 @@ export function walkLiterally(layer: Layer, matcher: Matcher, meter: StepMeter, 
 	const trail = trailOf(layer, trails);
 	// Each element one character (where it is in the text: its index, or pos with pairs).
 	for (let index = 0; index < length; index++) {
-		if (codes[index] < 0x80) index = cursor.ascii(codes, undefined, pos, index, length, trail);
+		if (codes[index] < 0x80) index = cursor.ascii(codes, pos, index, length, trail);
 		if (index < length) {
 			trail[index] = cursor.state;
 			cursor.read(codes[index], pos === undefined ? index : pos[index], pos === undefined ? index + 1 : pos[index + 1]);
@@ -169,10 +169,14 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter, trails: T
 		}
 	};
 	// The main cursor's loop; the rest only where there is an escape, a waiting one, or an other cursor reading.
+	const { escaped } = layer;
+	/** The next escape: escaped[escapes]. */
+	let escapes = 0;
+	let nextEscape = layer.escapes > 0 ? escaped[0] : length;
 	for (let index = 0; index < length; index++) {
-		if (waitingCount === 0 && alive === 0 && codes[index] < 0x80 && src[index + 1] === src[index] + 1) {
+		if (waitingCount === 0 && alive === 0 && index < nextEscape && codes[index] < 0x80) {
 			// Elements that are neither escapes nor beyond ASCII, no other cursor reading: the main cursor alone.
-			index = main.ascii(codes, src, pos, index, length, trail);
+			index = main.ascii(codes, pos, index, nextEscape, trail);
 			if (index === length) break;
 			end = pos[index];
 		}
@@ -189,6 +193,7 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter, trails: T
 		if (escape) {
 			escapeAt(index, start);
 			escapeEnd = main.units;
+			nextEscape = ++escapes < layer.escapes ? escaped[escapes] : length;
 		}
 		if (alive > 0) readOthers(code, begin, end, start, escape);
 	}
