@@ -194,10 +194,12 @@ export function decodeLayer(below: Layer): Layer {
 			continue;
 		}
 		// The commonest escapes, as the decoder reads them, without it: `%XX` of an ASCII character, `\n` and the like.
+		// (A byte that begins no UTF-8 character, 0x80 to 0xC1 or 0xF5 and up, stands for itself.)
 		const high = code === PERCENT && index + 2 < count ? hexValue(from[index + 1]) : -1;
-		if (high >= 0 && high < 8 && hexValue(from[index + 2]) >= 0) {
+		const byte = high >= 0 && hexValue(from[index + 2]) >= 0 ? high * 16 + hexValue(from[index + 2]) : -1;
+		if (byte >= 0 && (byte < 0xc2 || byte >= 0xf5)) {
 			escaped[escapes++] = length;
-			codes[length++] = high * 16 + hexValue(from[index + 2]);
+			codes[length++] = byte < 0x80 ? byte : BYTE + byte;
 			index += 3;
 			continue;
 		}
