@@ -243,6 +243,7 @@ export class Cursor {
 		let row = this.row;
 		let run = this.run;
 		let units = this.units;
+		let lastUnit = this.lastUnit;
 		for (; index < limit; index++) {
 			const code = codes[index];
 			if (code >= 0x80) break;
@@ -256,21 +257,23 @@ export class Cursor {
 			run = moved !== GOES_ON ? moved : run < RUN_CAP ? run + 1 : RUN_CAP;
 			if (run >= minRun) {
 				const stop = pos === undefined ? index + 1 : pos[index + 1];
-				if (this.lastUnit === units - 1) {
+				if (lastUnit === units - 1) {
 					// The unit before was marked: this run joins its span (mark() without the call).
 					if (ends[ends.length - 1] < stop) ends[ends.length - 1] = stop;
-					this.lastUnit = units;
 				} else {
 					this.units = units;
 					this.run = run;
+					this.lastUnit = lastUnit;
 					this.mark(stop);
 				}
+				lastUnit = units;
 			}
 			units++;
 		}
 		this.row = row;
 		this.run = run;
 		this.units = units;
+		this.lastUnit = lastUnit;
 		return index;
 	}
 

@@ -185,6 +185,26 @@ export function decodeLayer(below: Layer): Layer {
 	const escaped = scratch(3 * DEPTH + 3 + depth, count);
 	let escapes = 0;
 	for (let index = 0; index < count; ) {
+		// Elements that begin no escape (most of them), in a loop of their own.
+		const run = index;
+		if (belowPos === undefined) {
+			for (; index < count; index++) {
+				const code = from[index];
+				if (isTrigger(code) || (code >= 0xd800 && code <= 0xdbff)) break;
+				src[length] = index;
+				codes[length++] = code;
+			}
+		} else {
+			for (; index < count; index++) {
+				const code = from[index];
+				if (isTrigger(code) || (code >= 0xd800 && code <= 0xdbff)) break;
+				src[length] = index;
+				pos[length] = belowPos[index];
+				codes[length++] = code;
+			}
+		}
+		if (index === count) break;
+		if (index > run) continue;
 		const code = from[index];
 		src[length] = index;
 		if (belowPos !== undefined) pos[length] = belowPos[index];
