@@ -3,7 +3,7 @@
 // texts with the redactor of this checkout, against 0.4.0's (one decoding, no layers: --baseline) in the
 // same rounds, and with the first one (regular expressions) for scale.
 //
-//   node bench/redact.mjs [--rounds 7] [--size 1048576] [--baseline 6e66959] [--old b6998ae] [--cap 1000] [--json]
+//   node bench/redact.mjs [--rounds 7] [--size 1048576] [--baseline 6e66959] [--compare main] [--old b6998ae] [--cap 1000] [--json]
 //
 // 1. Loads nodes/shared/text/redact.ts of this checkout (with the modules it imports), and the file as it
 //    was at --old (git show), each transpiled with the typescript package (transpileModule) and run in
@@ -11,7 +11,10 @@
 // 2. New: each case at --size characters, one warm-up run, then --rounds runs, each followed by a run of
 //    the --baseline redactor (its redact.ts at that commit) on the same text; the medians, in
 //    wall-clock ms and CPU ms, the ratio new / baseline of the CPU medians (the machine's noise hits
-//    both alike), and the steps the redactor counts per character (its StepMeter).
+//    both alike), and the steps the redactor counts per character (its StepMeter). With --compare
+//    <ref> (a commit or branch, such as main), the redactor of that commit too (its redact.ts and the
+//    modules it imports, all read from git), in the same rounds: to weigh a change against the one
+//    before it.
 // 3. Old: a regular expression cannot be stopped once it runs, and the first redactor takes minutes
 //    on some of these texts. So each case runs at 1 KB, 2 KB, ... doubling while a run stays under
 //    --cap ms and the next is not expected to pass it; its time at --size is then extrapolated from
@@ -37,6 +40,7 @@ const { values: args } = benchArgs(
 		size: { type: 'string', default: String(1 << 20) },
 		old: { type: 'string', default: 'b6998ae' },
 		baseline: { type: 'string', default: '6e66959' },
+		compare: { type: 'string', default: '' },
 		cap: { type: 'string', default: '1000' },
 		json: { type: 'boolean', default: false },
 	},
@@ -47,9 +51,9 @@ const cap = Number(args.cap);
 
 /**
  * A TypeScript module, transpiled with the typescript package and run here; its exports. Its relative
- * imports are read from `dir` the same way (the redactor is a few modules of nodes/shared/text/).
+ * imports are read with `read` the same way (the redactor is a few modules of nodes/shared/text/).
  */
-function loadModule(source, dir, cache = new Map()) {
+function loadModule(source, read, cache = new Map()) {
 	const typescript = createRequire(import.meta.url)('typescript');
 	const { outputText } = typescript.transpileModule(source, {
 		compilerOptions: { module: typescript.ModuleKind.CommonJS, target: typescript.ScriptTarget.ES2022 },
@@ -57,16 +61,16 @@ function loadModule(source, dir, cache = new Map()) {
 	const module = { exports: {} };
 	const require = (name) => {
 		if (!name.startsWith('.')) return createRequire(import.meta.url)(name);
-		const file = join(dir, `${name}.ts`);
-		if (!cache.has(file)) cache.set(file, loadModule(readFileSync(file, 'utf8'), dir, cache));
-		return cache.get(file);
+		if (!cache.has(name)) cache.set(name, loadModule(read(name), read, cache));
+		return cache.get(name);
 	};
 	new Function('module', 'exports', 'require', outputText)(module, module.exports, require);
 	return module.exports;
 }
 
 const textDir = join(root, 'nodes/shared/text');
-const current = loadModule(readFileSync(join(textDir, 'redact.ts'), 'utf8'), textDir);
+const readHere = (name) => readFileSync(join(textDir, `${name}.ts`), 'utf8');
+const current = loadModule(readHere('redact'), readHere);
 // Before 0.5.0 the shared modules sat in one folder: the old file is read where that ref kept it.
 const oldSource = (ref) => {
 	for (const file of ['nodes/shared/text/redact.ts', 'nodes/shared/redact.ts']) {
@@ -78,8 +82,11 @@ const oldSource = (ref) => {
 	}
 	throw new Error(`--old ${ref}: no redact.ts in that commit`);
 };
-const first = loadModule(oldSource(args.old), textDir);
-const baseline = loadModule(oldSource(args.baseline), textDir);
+const first = loadModule(oldSource(args.old), readHere);
+const baseline = loadModule(oldSource(args.baseline), readHere);
+/** The redactor of --compare, every module of it from git at that ref. */
+const readAt = (ref) => (name) => execFileSync('git', ['show', `${ref}:nodes/shared/text/${name.replace(/^\.\//, '')}.ts`], { cwd: root, encoding: 'utf8' });
+const compared = args.compare ? loadModule(readAt(args.compare)('redact'), readAt(args.compare)) : undefined;
 
 const SPACED = 'Bearer sk-live-3e8b1f0c9a27d456f00d';
 const ESCAPED = 'sk-live-%41%2B+key+\\n-3e8b1f0c9a27d456';
@@ -122,21 +129,27 @@ function measureNew(key, text) {
 	const meter = { steps: 0 };
 	const redact = current.makeRedactor(key, meter);
 	const before = baseline.makeRedactor(key);
+	const other = compared?.makeRedactor(key);
 	redact(''); // builds its automaton
 	before('');
+	other?.('');
 	const built = meter.steps;
 	redact(text);
 	before(text);
+	other?.(text);
 	const steps = (meter.steps - built) / text.length;
 	const runs = [];
 	const baseRuns = [];
+	const otherRuns = [];
 	for (let round = 0; round < rounds; round++) {
 		runs.push(timed(redact, text));
 		baseRuns.push(timed(before, text));
+		if (other) otherRuns.push(timed(other, text));
 	}
 	const cpu = median(runs.map((run) => run.cpu));
 	const baseCpu = median(baseRuns.map((run) => run.cpu));
-	return { wall: median(runs.map((run) => run.wall)), cpu, steps, baseWall: median(baseRuns.map((run) => run.wall)), baseCpu, ratio: cpu / Math.max(baseCpu, 0.01) };
+	const compare = other ? { wall: median(otherRuns.map((run) => run.wall)), cpu: median(otherRuns.map((run) => run.cpu)) } : undefined;
+	return { wall: median(runs.map((run) => run.wall)), cpu, steps, baseWall: median(baseRuns.map((run) => run.wall)), baseCpu, ratio: cpu / Math.max(baseCpu, 0.01), compare };
 }
 
 /** The first redactor, doubling the size while it stays under the cap; extrapolated to `size`. */
@@ -158,7 +171,7 @@ function measureOld(key, make) {
 }
 
 const loadBefore = readLoadavg();
-console.log(`Redaction of ${thousands(size)}-character worst-case texts: this checkout against ${args.baseline} (baseline, same rounds) and ${args.old} (the first redactor)`);
+console.log(`Redaction of ${thousands(size)}-character worst-case texts: this checkout against ${args.baseline} (baseline, same rounds)${args.compare ? ` and ${args.compare} (same rounds)` : ''} and ${args.old} (the first redactor)`);
 console.log(`load average before: ${loadBefore}; new: median of ${rounds} runs after a warm-up; old: see --help`);
 const results = [];
 for (const [name, key, make] of CASES) {
@@ -169,8 +182,9 @@ for (const [name, key, make] of CASES) {
 	const oldText = old.extrapolated
 		? `~${thousands(old.estimated)} ms extrapolated (${thousands(old.length)} chars took ${fixed(old.wall)} ms, x${fixed(old.growth)} per doubling)`
 		: `${fixed(old.estimated)} ms`;
+	const compareText = fresh.compare ? `   ${args.compare} ${fixed(fresh.compare.wall).padStart(6)} ms (cpu ${fixed(fresh.compare.cpu).padStart(6)} ms)` : '';
 	console.log(
-		`${name.padEnd(56)} new ${fixed(fresh.wall).padStart(6)} ms (cpu ${fixed(fresh.cpu).padStart(6)} ms, ${fixed(fresh.steps, 2)} steps/char) ${fresh.wall < TARGET_MS ? 'MET' : 'MISSED'}   baseline ${fixed(fresh.baseWall).padStart(6)} ms (cpu ${fixed(fresh.baseCpu).padStart(6)} ms), x${fixed(fresh.ratio, 2)}   old ${oldText}`,
+		`${name.padEnd(56)} new ${fixed(fresh.wall).padStart(6)} ms (cpu ${fixed(fresh.cpu).padStart(6)} ms, ${fixed(fresh.steps, 2)} steps/char) ${fresh.wall < TARGET_MS ? 'MET' : 'MISSED'}${compareText}   baseline ${fixed(fresh.baseWall).padStart(6)} ms (cpu ${fixed(fresh.baseCpu).padStart(6)} ms), x${fixed(fresh.ratio, 2)}   old ${oldText}`,
 	);
 }
 for (const key of [SPACED, Array.from({ length: 200 }, (_, index) => String.fromCharCode(33 + ((index * 37) % 94))).join('')]) {

@@ -50,6 +50,18 @@ describe('a text cut at either end', () => {
 		for (let length = 8; length <= key.length; length++) expect(own(`<${key.slice(0, length)}>`)).toBe(`<${REDACTED}>`);
 	});
 
+	test('a `%` of the text whose escape takes the key\'s first character as its second digit, the rest percent-encoded', () => {
+		// `%61` reads as `a`; read the other way, `%` and `6` (in no form of the key) come before the key.
+		const key = '1xxxxxxx%';
+		expect(makeRedactor(key)(`%61${'%78'.repeat(7)}`)).toBe(`%6${REDACTED}`);
+	});
+
+	test('the same after escapes that gave the look ahead room: the other way of `%61` reads as the text does up to `%78`, then finds the key', () => {
+		// Before `%78` the other way of `%61` is the text's own reading (found already, or nothing); from it on, it is not.
+		const key = '1xxxxxxx%';
+		expect(makeRedactor(key)(`${'%7A'.repeat(12)}%61${'%78'.repeat(7)}`)).toBe(`${'%7A'.repeat(12)}%6${REDACTED}`);
+	});
+
 	test('such a key JSON-escaped: its `%41` as it is, its backslashes escaped', () => {
 		const key = '%41\\%41\\%41\\%41\\%41';
 		expect(makeRedactor(key)(JSON.stringify({ key }))).toBe(`{"key":"${REDACTED}"}`);

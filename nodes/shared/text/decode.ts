@@ -29,7 +29,9 @@ import { isControl } from './controls';
 export const DEPTH = 2;
 
 /** What a piece stands for, besides a code point: a byte that begins no UTF-8 character. */
-export const BYTE = 0x110000;
+const BYTE = 0x110000;
+// Exported by name: read for every escape, as this module's own constant (not a property of exports).
+export { BYTE };
 
 const [PERCENT, AMPERSAND, BACKSLASH, SEMICOLON, HASH] = [0x25, 0x26, 0x5c, 0x3b, 0x23];
 
@@ -49,10 +51,15 @@ export function isGap(code: number): boolean {
 
 const ASCII_GAP = Uint8Array.from({ length: 128 }, (_, code) => (isGap(code) ? 1 : 0));
 
-function hexValue(code: number): number {
+/** The value of each ASCII hex digit, -1 for any other character. */
+const HEX = Int8Array.from({ length: 128 }, (_, code) => {
 	if (code >= 0x30 && code <= 0x39) return code - 0x30;
 	const letter = code | 0x20;
 	return letter >= 0x61 && letter <= 0x66 ? letter - 0x57 : -1;
+});
+
+function hexValue(code: number): number {
+	return code < 0x80 ? HEX[code] : -1;
 }
 
 /** The character of each simple backslash escape, by the letter after the backslash; -1 for none. */
@@ -78,42 +85,88 @@ const [MAX_DECIMAL, MAX_HEX] = [10, 8];
 /** By the length of a UTF-8 sequence: the smallest code point it may hold, the payload bits of its first byte. */
 const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1f, 0x0f, 0x07]];
 
-/** One layer of a text: what each element stands for, and where each begins in the layer below. */
+/**
+ * By the character after a trigger: the triggers it may go on an escape with (1 `%`, 2 `\`, 4 `&`; all
+ * for a gap). A trigger followed by none of its characters is itself, without asking the decoder.
+ */
+const FOLLOWS = Uint8Array.from({ length: 128 }, (_, code) => {
+	const char = String.fromCharCode(code);
+	if (ASCII_GAP[code] === 1) return 7;
+	return (HEX[code] >= 0 ? 1 : 0) | (SIMPLE[code] >= 0 || char === 'x' || char === 'u' ? 2 : 0) | (char === '#' || /[A-Za-z]/.test(char) ? 4 : 0);
+});
+
+/** Whether `next`, after the trigger `code`, may go on an escape with it (beyond ASCII: may, a gap perhaps). */
+function mayFollow(code: number, next: number): boolean {
+	return next >= 0x80 || (FOLLOWS[next] & (code === PERCENT ? 1 : code === BACKSLASH ? 2 : 4)) !== 0;
+}
+
+/**
+ * One layer of a text: what each element stands for, and where each begins in the layer below. Its
+ * arrays are the pool's (see scratch) and may be longer than the layer: valid up to `length`, and until
+ * the next text is read into layers.
+ */
 export interface Layer {
 	/** A code point, or BYTE + a byte. */
 	codes: Int32Array;
 	/** Where each element begins in the layer below (in the text, for layer 0); src[length]: where the last ends. */
 	src: Int32Array;
+	/** Where each element begins in the text (pos[length]: where the last ends); undefined: the index itself (layer 0, no pairs). */
+	pos: Int32Array | undefined;
 	length: number;
 	below: Layer | undefined;
-	/** Whether an element is an escape (else the layer reads as the one below). */
-	escapes: boolean;
+	depth: number;
+	/** How many elements are escapes (none: the layer reads as the one below). */
+	escapes: number;
+	/** Which: their indexes, in order (the pool's, as codes). */
+	escaped: Int32Array;
+}
+
+/**
+ * The arrays of the layers, reused from one text to the next: a text of 1 MB is some tens of MB of
+ * them, and allocating them anew for each text had the garbage collector take as long as the reading.
+ * Held weakly: a full collection frees them. Slot 3 * depth + 0, 1, 2 for a layer's codes, src, pos;
+ * 3 * DEPTH + 3 + depth for its escaped.
+ */
+const pool: Array<WeakRef<Int32Array> | undefined> = [];
+let widening: WeakRef<Uint16Array> | undefined;
+
+function scratch(slot: number, size: number): Int32Array {
+	const held = pool[slot]?.deref();
+	if (held !== undefined && held.length >= size) return held;
+	const fresh = new Int32Array(size);
+	pool[slot] = new WeakRef(fresh);
+	return fresh;
 }
 
 /** Layer 0: the text's characters, a surrogate pair one element, a lone surrogate as it is. */
 export function textLayer(text: string): Layer {
-	const codes = new Int32Array(text.length);
-	let src: Int32Array | undefined;
+	const codes = scratch(0, text.length);
+	// A text without a high surrogate is its UTF-16 code units, widened natively (no loop here).
+	if (!/[\uD800-\uDBFF]/.test(text)) {
+		let units = widening?.deref();
+		if (units === undefined || units.length < text.length) widening = new WeakRef((units = new Uint16Array(text.length)));
+		Buffer.from(units.buffer).write(text, 'utf16le');
+		codes.set(units.subarray(0, text.length));
+		return { codes, src: IDENTITY, pos: undefined, length: text.length, below: undefined, depth: 0, escapes: 0, escaped: IDENTITY };
+	}
+	const src = scratch(1, text.length + 1);
 	let length = 0;
 	for (let index = 0; index < text.length; ) {
 		const code = text.charCodeAt(index);
+		src[length] = index;
 		if (code >= 0xd800 && code <= 0xdbff) {
 			const low = text.charCodeAt(index + 1);
 			if (low >= 0xdc00 && low <= 0xdfff) {
-				// Where elements begin in the text is kept only once a pair makes them differ.
-				src ??= Int32Array.from({ length: text.length + 1 }, (_, at) => at);
-				src[length] = index;
 				codes[length++] = ((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
 				index += 2;
 				continue;
 			}
 		}
-		if (src !== undefined) src[length] = index;
 		codes[length++] = code;
 		index++;
 	}
-	if (src !== undefined) src[length] = text.length;
-	return { codes, src: src ?? IDENTITY, length, below: undefined, escapes: false };
+	src[length] = text.length;
+	return { codes, src, pos: src, length, below: undefined, depth: 0, escapes: 0, escaped: IDENTITY };
 }
 
 /** Layer 0's src when every element is one character of the text: read as the index itself. */
@@ -121,34 +174,74 @@ const IDENTITY = new Int32Array(0);
 
 /** The layer above `below`: it decoded once, greedily. */
 export function decodeLayer(below: Layer): Layer {
-	const { codes: from, length: count } = below;
-	const codes = new Int32Array(count);
-	const src = new Int32Array(count + 1);
+	const { codes: from, length: count, pos: belowPos } = below;
+	const depth = below.depth + 1;
+	const codes = scratch(3 * depth, count);
+	const src = scratch(3 * depth + 1, count + 1);
+	// Over layer 0 without pairs, where an element begins below is where it begins in the text.
+	const pos = belowPos === undefined ? src : scratch(3 * depth + 2, count + 1);
 	const decoder = new Decoder(below);
 	let length = 0;
-	let escapes = false;
+	const escaped = scratch(3 * DEPTH + 3 + depth, count);
+	let escapes = 0;
 	for (let index = 0; index < count; ) {
+		// Elements that begin no escape (most of them), in a loop of their own.
+		const run = index;
+		if (belowPos === undefined) {
+			for (; index < count; index++) {
+				const code = from[index];
+				if (isTrigger(code) || (code >= 0xd800 && code <= 0xdbff)) break;
+				src[length] = index;
+				codes[length++] = code;
+			}
+		} else {
+			for (; index < count; index++) {
+				const code = from[index];
+				if (isTrigger(code) || (code >= 0xd800 && code <= 0xdbff)) break;
+				src[length] = index;
+				pos[length] = belowPos[index];
+				codes[length++] = code;
+			}
+		}
+		if (index === count) break;
+		if (index > run) continue;
 		const code = from[index];
 		src[length] = index;
-		if (!isTrigger(code) && !(code >= 0xd800 && code <= 0xdbff)) {
+		if (belowPos !== undefined) pos[length] = belowPos[index];
+		if (!isTrigger(code) ? !(code >= 0xd800 && code <= 0xdbff) : index + 1 < count && !mayFollow(code, from[index + 1])) {
 			codes[length++] = code;
 			index++;
 			continue;
 		}
+		// The commonest escapes, as the decoder reads them, without it: `%XX` of an ASCII character, `\n` and the like.
+		// (A byte that begins no UTF-8 character, 0x80 to 0xC1 or 0xF5 and up, stands for itself.)
+		const high = code === PERCENT && index + 2 < count ? hexValue(from[index + 1]) : -1;
+		const byte = high >= 0 && hexValue(from[index + 2]) >= 0 ? high * 16 + hexValue(from[index + 2]) : -1;
+		if (byte >= 0 && (byte < 0xc2 || byte >= 0xf5)) {
+			escaped[escapes++] = length;
+			codes[length++] = byte < 0x80 ? byte : BYTE + byte;
+			index += 3;
+			continue;
+		}
+		if (code === BACKSLASH && index + 1 < count && from[index + 1] < 0x80 && SIMPLE[from[index + 1]] >= 0) {
+			escaped[escapes++] = length;
+			codes[length++] = SIMPLE[from[index + 1]];
+			index += 2;
+			continue;
+		}
 		const end = decoder.step(index);
+		if (end > index + 1) escaped[escapes++] = length;
 		codes[length++] = decoder.code;
-		if (end > index + 1) escapes = true;
 		index = end;
 	}
 	src[length] = count;
-	return { codes, src, length, below, escapes };
+	if (belowPos !== undefined) pos[length] = belowPos[count];
+	return { codes, src, pos, length, below, depth, escapes, escaped };
 }
 
 /** Where element `index` of a layer (or its end, at `length`) is in the text. */
 export function positionOf(layer: Layer, index: number): number {
-	let position = index;
-	for (let at: Layer | undefined = layer; at !== undefined; at = at.below) if (at.src !== IDENTITY) position = at.src[position];
-	return position;
+	return layer.pos === undefined ? index : layer.pos[index];
 }
 
 /**
@@ -210,8 +303,12 @@ export class Decoder {
 	private hex(index: number, count: number): number {
 		let value = 0;
 		for (let digit = 0; digit < count; digit++) {
-			index = this.next(index);
-			const digitValue = index < 0 ? -1 : hexValue(this.codes[index]);
+			let digitValue = index < this.length ? hexValue(this.codes[index]) : -1;
+			if (digitValue < 0) {
+				// Not a digit right there: gaps may come first.
+				index = this.next(index);
+				digitValue = index < 0 ? -1 : hexValue(this.codes[index]);
+			}
 			if (digitValue < 0) return -1;
 			value = value * 16 + digitValue;
 			index++;

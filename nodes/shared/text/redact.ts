@@ -37,12 +37,12 @@
  * A key shorter than MIN_KEY_LENGTH is left alone: resolveApiKey refuses it before anything is sent,
  * so no answer can echo it, and matching 1 to 7 characters would wreck ordinary text.
  */
-import type { StepMeter } from './automaton';
+import type { Matcher, Spans, StepMeter } from './automaton';
 import { buildAutomaton } from './automaton';
 import { BYTE, decodeLayer, DEPTH, isGap, textLayer } from './decode';
 import { unitsOfCode, utf8 } from './units';
-import type { Matcher } from './walk';
-import { union, walk, walkLiterally } from './walk';
+import type { Trails } from './walk';
+import { walk, walkLiterally } from './walk';
 
 export type { StepMeter } from './automaton';
 export type Redact = (text: string) => string;
@@ -127,14 +127,16 @@ function base64Forms(key: string): string[] {
 }
 
 function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
-	let spans = walkLiterally(text, matcher, meter);
+	const characters = textLayer(text);
+	const trails: Trails = [];
+	let spans = walkLiterally(characters, matcher, meter, trails);
 	// Only a text holding a `%`, `\` or `&` reads differently decoded; a layer is walked where it
 	// holds an escape (else it reads as the one below).
 	if (/[%\\&]/.test(text)) {
-		let layer = decodeLayer(textLayer(text));
+		let layer = decodeLayer(characters);
 		meter.steps += 2 * text.length;
-		for (let depth = 1; depth <= DEPTH && layer.escapes; depth++) {
-			spans = union(spans, walk(layer, matcher, meter));
+		for (let depth = 1; depth <= DEPTH && layer.escapes > 0; depth++) {
+			for (const found of walk(layer, matcher, meter, trails)) if (found.starts.length > 0) spans = union(spans, found);
 			if (depth < DEPTH) {
 				layer = decodeLayer(layer);
 				meter.steps += layer.below!.length;
@@ -150,3 +152,22 @@ function redactWith(text: string, matcher: Matcher, meter: StepMeter): string {
 	return out + text.slice(position);
 }
 
+/** The spans of both, those that overlap or touch made one. */
+function union(one: Spans, other: Spans): Spans {
+	const merged: Spans = { starts: [], ends: [] };
+	let left = 0;
+	let right = 0;
+	while (left < one.starts.length || right < other.starts.length) {
+		const fromOne = right >= other.starts.length || (left < one.starts.length && one.starts[left] <= other.starts[right]);
+		const start = fromOne ? one.starts[left] : other.starts[right];
+		const end = fromOne ? one.ends[left++] : other.ends[right++];
+		const last = merged.ends.length - 1;
+		if (last >= 0 && merged.ends[last] >= start) {
+			if (merged.ends[last] < end) merged.ends[last] = end;
+		} else {
+			merged.starts.push(start);
+			merged.ends.push(end);
+		}
+	}
+	return merged;
+}

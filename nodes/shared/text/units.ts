@@ -2,8 +2,10 @@
  * The units the redactor (redact.ts) matches: the UTF-8 bytes of a character after case folding, or
  * the byte a byte escape stands for; none for a gap.
  */
-import { BYTE, isGap } from './decode';
+import { BYTE as BYTE_BASE, isGap } from './decode';
 
+// Read for every character beyond ASCII: held here (an import is read as a property of the other module).
+const BYTE = BYTE_BASE;
 
 /**
  * The lower case of a code point when that is one code point. Beyond the Basic Multilingual Plane
