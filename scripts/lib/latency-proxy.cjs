@@ -165,4 +165,4 @@ async function startLatencyProxy({ target, rttMs, connectDelayMs = 0, slowStart 
   };
 }
 
-module.exports = { startLatencyProxy, INITIAL_WINDOW_BYTES };
+module.exports = { startLatencyProxy, Flights, INITIAL_WINDOW_BYTES };

@@ -20,3 +20,10 @@ export declare function startLatencyProxy(options: {
 }): Promise<LatencyProxy>;
 
 export declare const INITIAL_WINDOW_BYTES: number;
+
+/** The slow-start model alone (for its tests): when each slice of what one side sends leaves. */
+export declare class Flights {
+  constructor(rttMs: number, initialWindowBytes: number);
+  /** `chunk` handed to the link at `now` (ms): its slices and when each leaves. */
+  send(chunk: Buffer, now: number): Array<[Buffer, number]>;
+}

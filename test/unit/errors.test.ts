@@ -3,10 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { foreign, own, text } from '../../nodes/shared/text/text';
 import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/text/errors';
 import { shown, shownText } from '../harness/text';
-import { describeHttpStatus, describeRedirect } from '../../nodes/shared/transport/httpErrors';
+import { describeHttpStatus, describeRedirect, describeRetryTooLong } from '../../nodes/shared/transport/httpErrors';
 import { foreignUrl } from '../../nodes/shared/transport/quotedUrl';
 import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/transport/retryAfter';
-import { describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transport/transportErrors';
+import { describeDeadline, describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transport/transportErrors';
 import { makeRedactor } from '../../nodes/shared/text/redact';
 
 const url = foreignUrl('https://api.example.com/v2026/services').quoted;
@@ -98,6 +98,39 @@ describe('describeTransportFailure', () => {
 		expect(isTlsErrorCode('CERT_HAS_EXPIRED')).toBe(true);
 		expect(isTlsErrorCode('ERR_SSL_WRONG_VERSION_NUMBER')).toBe(true);
 		expect(isTlsErrorCode('ECONNRESET')).toBe(false);
+	});
+});
+
+describe('time limits: each text names the limit that fired and what to raise (or that none helps)', () => {
+	const host = '127.0.0.1:8443';
+	const action = own('list services');
+	const limits = { timeoutMs: 30_000, listingTimeMs: 1_800_000 };
+	const inPoll = (fromN8n: boolean) => ({ timeoutMs: 30_000, listingTimeMs: 32_400, pollBudget: { budgetMs: 36_000, fromN8n } });
+
+	test.each([
+		['request', limits, 'The platform did not answer within 30 s', /for one request \(on page 4, after 3 page\(s\)\)\. Raise "Timeout" under Options/],
+		['listing', limits, 'The listing did not finish within the Listing Time Limit (30 min)', /after 30 min \(on page 4, after 3 page\(s\)\)\. Raise "Listing Time Limit" under Options/],
+		['listing', inPoll(true), "The platform did not answer within n8n's poll budget (32.4 s of 36 s used)", /^n8n gives each trigger poll 36 s, .*Raising "Timeout" or "Listing Time Limit" does not help.*ask the n8n administrator/],
+		['listing', inPoll(false), 'The platform did not answer within the time for one poll (32.4 s of 36 s used)', /^This n8n sets no time for a poll; .*Raising "Timeout" or "Listing Time Limit" does not help.*poll less often\.$/],
+	] as const)('describeDeadline: the %s bound, %o', (bound, given, message, description) => {
+		const said = shownText(describeDeadline({ bound, limits: given, pagesRead: 3, host, action }));
+		expect(said.message).toBe(message);
+		expect(said.description).toMatch(description);
+		expect(said.description).toContain(`waiting for ${host} to list services`);
+	});
+
+	test('describeDeadline on the first page says so', () => {
+		expect(shownText(describeDeadline({ bound: 'request', limits, pagesRead: 0, host, action })).description).toContain('(on the first page)');
+	});
+
+	test.each([
+		[60_000, 1_000_000, limits, /^A retry waits at most the Timeout \(30 s\), so the node did not wait\..*raise "Timeout" under Options above the wait/],
+		[20_000, 5_000, limits, /^Only 5 s of the Listing Time Limit \(30 min\) were left, so the node did not wait\..*raise "Listing Time Limit" under Options\.$/],
+		[20_000, 5_000, inPoll(true), /^Only 5 s of the time for this poll \(32\.4 s, within the poll's budget of 36 s\) were left.*set the trigger's Poll Times further apart\.$/],
+	] as const)('describeRetryTooLong: a wait of %p ms with %p ms left', (waitMs, remainingMs, given, description) => {
+		const said = shownText(describeRetryTooLong({ status: 429, waitMs, remainingMs, limits: given }));
+		expect(said.message).toMatch(/^The platform asks to wait [\d.]+ (s|min) \(HTTP 429\), longer than the time left$/);
+		expect(said.description).toMatch(description);
 	});
 });
 

@@ -153,15 +153,17 @@ test("the trigger's listing ends within n8n's poll budget whatever the Listing T
 });
 
 test('a retry never waits past the Listing Time Limit: a Retry-After longer than what is left fails at once, naming it', async () => {
+	// 20 s: within the Timeout (30 s), longer than the whole Listing Time Limit (15 s), which leaves two
+	// quick pages room on any loaded machine (with 2.4 s the limit itself could fire first).
 	const busy: Handler = (_req, res) => {
-		res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' });
+		res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '20' });
 		res.end('{"message": "slow down"}');
 	};
 	const { baseUrl, server } = await overNetwork(pagedHandler(5, 5, { slowPage: { page: 2, handler: busy } }), { rttMs: 10 });
 	const waits = watchRetryWaits();
-	const result = await list(baseUrl, { options: { listingTimeLimit: 0.04 } });
+	const result = await list(baseUrl, { options: { listingTimeLimit: 0.25 } });
 	expect(waits).toEqual([]);
 	expect(server.seen).toHaveLength(2);
-	expect(result.error).toMatchObject({ message: 'The platform asks to wait 3 s (HTTP 429), longer than the time left' });
-	expect(description(result.error)).toMatch(/^Only [\d.]+ (ms|s) of the Listing Time Limit \(2\.4 s\) were left, so the node did not wait\..*raise "Listing Time Limit" under Options\./);
+	expect(result.error).toMatchObject({ message: 'The platform asks to wait 20 s (HTTP 429), longer than the time left' });
+	expect(description(result.error)).toMatch(/^Only [\d.]+ (ms|s) of the Listing Time Limit \(15 s\) were left, so the node did not wait\..*raise "Listing Time Limit" under Options\./);
 });

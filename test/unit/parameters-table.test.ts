@@ -62,6 +62,20 @@ const serviceRefused = (value: string) => `error: "Service" must be an ID (text)
 const eventsRefused = (value: string) => `error: "Trigger On" must be a list of events, not ${value}`;
 const noValue = (label: string) => `error: "${label}" got no value: its expression gave null`;
 
+/** What a number option greater than 0 refuses alike, each naming it: no number, no value, a switch, a list (`list`), an object. */
+function notPositiveNumbers(label: string, list: string): Case[] {
+	const refused = number(label, 'a number greater than 0');
+	return [
+		['0', 'error', refused('the number 0')],
+		['"abc"', 'error', refused('the text "abc"')],
+		['""', 'error', refused('the text ""')],
+		['null', 'error', noValue(label)],
+		['true', 'error', refused('the boolean true')],
+		[list, 'error', refused(`the list ${list}`)],
+		['{}', 'error', refused('the object {}')],
+	];
+}
+
 const serviceCases: Case[] = [
 	['"srv-1"', '"srv-1"', 'srv-1'],
 	['" srv-1 "', '"srv-1"', 'srv-1'],
@@ -147,14 +161,8 @@ const PARAMETERS: Row[] = [
 		[
 			['50', '50 ms', TIMED_OUT],
 			['"50"', '50 ms', TIMED_OUT],
-			['0', 'error', timeoutRefused('the number 0')],
 			['86400001', 'error', 'error: "Timeout" must be at most 86,400,000 milliseconds (one day), not 86400001'],
-			['"abc"', 'error', timeoutRefused('the text "abc"')],
-			['""', 'error', timeoutRefused('the text ""')],
-			['null', 'error', noValue('Timeout')],
-			['true', 'error', timeoutRefused('the boolean true')],
-			['[50]', 'error', timeoutRefused('the list [50]')],
-			['{}', 'error', timeoutRefused('the object {}')],
+			...notPositiveNumbers('Timeout', '[50]'),
 		],
 		list((value) => ({ options: { timeout: value } }), count, 'hang'),
 	),
@@ -164,14 +172,8 @@ const PARAMETERS: Row[] = [
 		[
 			['0.001', '0.001 min (60 ms)', LISTING_TIMED_OUT],
 			['"0.001"', '0.001 min (60 ms)', LISTING_TIMED_OUT],
-			['0', 'error', listingLimitRefused('the number 0')],
 			['1441', 'error', 'error: "Listing Time Limit" must be at most 1,440 minutes (one day), not 1441'],
-			['"abc"', 'error', listingLimitRefused('the text "abc"')],
-			['""', 'error', listingLimitRefused('the text ""')],
-			['null', 'error', noValue('Listing Time Limit')],
-			['true', 'error', listingLimitRefused('the boolean true')],
-			['[1]', 'error', listingLimitRefused('the list [1]')],
-			['{}', 'error', listingLimitRefused('the object {}')],
+			...notPositiveNumbers('Listing Time Limit', '[1]'),
 		],
 		list((value) => ({ options: { listingTimeLimit: value } }), count, 'hang'),
 	),
@@ -182,13 +184,8 @@ const PARAMETERS: Row[] = [
 			['0.001', '0.001 MB', TOO_LARGE],
 			['"0.001"', '0.001 MB', TOO_LARGE],
 			['"64"', '64 MB', 'all 5 services'],
-			['0', 'error', sizeRefused('the number 0')],
 			['2000', 'error', 'error: "Max Response Size" must be at most 1,024 MB, not 2000'],
-			['""', 'error', sizeRefused('the text ""')],
-			['null', 'error', noValue('Max Response Size')],
-			['true', 'error', sizeRefused('the boolean true')],
-			['[1]', 'error', sizeRefused('the list [1]')],
-			['{}', 'error', sizeRefused('the object {}')],
+			...notPositiveNumbers('Max Response Size', '[1]'),
 		],
 		list((value) => ({ options: { maxResponseSize: value } }), count),
 	),

@@ -64,13 +64,13 @@ describe('requirePositiveNumber (Timeout, Max Response Size, and Limit for the l
 
 describe('pollTimeoutMs: the node fails with its own words before n8n abandons the poll', () => {
 	test.each([
-		[30_000, undefined, 30_000],
 		[30_000, 0, 30_000],
+		[30_000, Number.NaN, 30_000],
 		[30_000, 300_000, 30_000],
 		[60_000, 1_000, 900],
 		[600_000, 300_000, 295_000],
 		[100, 150, 100],
-	])('Timeout %p, budget %p -> %p', (timeout, budget, expected) => {
+	])('limit %p, budget %p -> %p', (timeout, budget, expected) => {
 		expect(pollTimeoutMs(timeout, budget)).toBe(expected);
 	});
 });

@@ -45,9 +45,11 @@ export interface PageOfPages {
 	fromZero?: StatedTotal;
 }
 
-/** The kinds of signal whose value is a count. */
-export type CountKind = 'total' | 'page' | 'pages' | 'pageFromZero' | 'pageSize';
-export const isCountKind = (kind: string): kind is CountKind => ['total', 'page', 'pages', 'pageFromZero', 'pageSize'].includes(kind);
+/** The kinds of signal whose value is a count: listed once, the type read off the list. */
+const COUNT_KINDS = ['total', 'page', 'pages', 'pageFromZero', 'pageSize'] as const;
+export type CountKind = (typeof COUNT_KINDS)[number];
+const COUNT_KIND_SET: ReadonlySet<string> = new Set(COUNT_KINDS);
+export const isCountKind = (kind: string): kind is CountKind => COUNT_KIND_SET.has(kind);
 
 /** Collects what one answer says while it is read. */
 export class Reading {

@@ -8,6 +8,7 @@ import { DescribedError } from '../text/errors';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import type { ApiContext, ApiSession, RequestLimits } from '../transport/transport';
+import { ownPathUrl } from '../transport/quotedUrl';
 import { openApiSession } from '../transport/transport';
 import { checkNothingLeft } from './completeness';
 
@@ -111,7 +112,7 @@ export async function* listServicePages(
 	// The first page's address is the node's own path on the Base URL: quoted so (transport/quotedUrl.ts).
 	let target: string | { path: Text } = from ?? { path: SERVICES_PATH };
 	for (let pageNumber = 1; ; pageNumber++) {
-		walk.fetched.add(typeof target === 'string' ? target : `${session.baseUrl}${target.path}`);
+		walk.fetched.add(typeof target === 'string' ? target : ownPathUrl(session.baseUrl, target.path).href);
 		const answer = await fetchAnswer(session, target, { page: pageNumber, resumed: walk.resumed });
 		const page = joinPage(session, walk, answer, pageNumber, simplify);
 		yield page;

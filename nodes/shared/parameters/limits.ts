@@ -56,11 +56,14 @@ const MAX_LISTING_TIME_LIMIT_MIN = 1440;
 const MAX_RESPONSE_MB = 1024;
 const NOT_SET = Symbol('not set');
 
-/** What remains of n8n's poll budget for our own clear timeout error (n8n abandons the poll at the budget). */
-export function pollTimeoutMs(timeoutMs: number, budgetMs: number | undefined): number {
-	if (budgetMs === undefined || !Number.isFinite(budgetMs) || budgetMs <= 0) return timeoutMs;
+/**
+ * A poll's listing time: `limitMs`, or less so that it ends 10% (at most 5 s) before the poll's budget,
+ * for our own clear error before n8n abandons the poll. A budget that is no positive number is none.
+ */
+export function pollTimeoutMs(limitMs: number, budgetMs: number): number {
+	if (!Number.isFinite(budgetMs) || budgetMs <= 0) return limitMs;
 	const usable = budgetMs - Math.min(5_000, budgetMs / 10);
-	return Math.max(1, Math.min(timeoutMs, Math.floor(usable)));
+	return Math.max(1, Math.min(limitMs, Math.floor(usable)));
 }
 
 /**

@@ -118,7 +118,7 @@ export function describeRetryTooLong(context: {
 	const description =
 		limits.pollBudget === undefined
 			? text`Only ${left} of the Listing Time Limit (${formatDuration(limits.listingTimeMs)}) were left, so the node did not wait. ${later} raise "Listing Time Limit" under Options.`
-			: text`Only ${left} of the time for this poll (${formatDuration(limits.listingTimeMs)}, within the poll's budget of ${formatDuration(limits.pollBudget.budgetMs)}) were left, so the node did not wait. The next poll tries again.`;
+			: text`Only ${left} of the time for this poll (${formatDuration(limits.listingTimeMs)}, within the poll's budget of ${formatDuration(limits.pollBudget.budgetMs)}) were left, so the node did not wait. The next poll tries again; if this repeats, set the trigger's Poll Times further apart.`;
 	return { message, description };
 }
 
