@@ -57,10 +57,11 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 	mock.server.on('request', (req) => {
 		if (req.method === 'GET' && req.url.startsWith('/v2026/services')) polls.push(Date.now());
 	});
-	const sink = await startSink({ dir: makeTempDir('sp-chaos-sink-'), random });
+	let sink;
 	let up;
 	let driver;
 	try {
+		sink = await startSink({ dir: makeTempDir('sp-chaos-sink-'), random });
 		up = await bringUp(setting, { tarball, log: (l) => say(l.trim()) });
 		const { main, victim } = up;
 		report.n8n = up.runtime.version;
@@ -157,7 +158,7 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 	} finally {
 		driver?.stop();
 		await up?.stop().catch((e) => say(`stopping n8n: ${e.message}`));
-		await sink.close();
+		await sink?.close();
 		await mock.close();
 	}
 }
