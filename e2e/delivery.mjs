@@ -49,16 +49,18 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 	if (!runtime) return report;
 	const mock = await t.setup('start the mock platform', () => startMockApi({ count: 6, seed: 27 }));
 	if (!mock) return report;
-	const inst = await t.setup('n8n 2.41.1 with durable poll scheduling and cursors', async () => {
-		const i = await N8nInstance.create({ runtime, tarball, label: 'n8n (durable cursors)', log, extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' } });
-		await i.start();
-		await i.setupOwner();
-		await i.login();
-		return i;
-	});
-	if (!inst) return report;
+	// Created before its start, so that the finally below stops it also when the start fails.
+	let inst;
 	const state = {};
 	try {
+		const ready = await t.setup('n8n 2.41.1 with durable poll scheduling and cursors', async () => {
+			inst = await N8nInstance.create({ runtime, tarball, label: 'n8n (durable cursors)', log, extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' } });
+			await inst.start();
+			await inst.setupOwner();
+			await inst.login();
+			return true;
+		});
+		if (!ready) return report;
 		await t.test('SIGKILL right after the activation, a change while n8n is down: the first scheduled poll after the restart reports it (no new baseline)', async () => {
 			const cred = await inst.createCredential({ name: 'Platform', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } });
 			const wf = await inst.createWorkflow(triggerWorkflow('delivery', { cred, params: { pollTimes: EVERY_30_S, events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
@@ -114,7 +116,7 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 			log(`    the change came ${ofChange.length} time(s), ${report.afterEmitKill.redelivered} marked redelivered`);
 		});
 	} finally {
-		await inst.stop();
+		await inst?.stop();
 		await mock.close();
 	}
 	return report;
