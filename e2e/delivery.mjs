@@ -15,12 +15,12 @@ import assert from 'node:assert/strict';
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { N8nInstance, nodeItems } from '../scripts/lib/n8n-instance.mjs';
 import { DURABLE_POLLING_ENV } from '../scripts/lib/queue-cluster.mjs';
+import { pollEvery } from '../scripts/lib/chaos/workflow.mjs';
 import { CREDENTIAL_TYPE, triggerWorkflow } from './workflows.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Every 30 s: n8n 2.41 takes a seconds field that is one number, so two Poll Times entries. */
+/** A poll every 30 s (at seconds 0 and 30). */
 const POLL_MS = 30_000;
-const EVERY_30_S = { item: ['0', '30'].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
 
 async function until(what, check, timeoutMs) {
 	const started = Date.now();
@@ -63,7 +63,7 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 		if (!ready) return report;
 		await t.test('SIGKILL right after the activation, a change while n8n is down: the first scheduled poll after the restart reports it (no new baseline)', async () => {
 			const cred = await inst.createCredential({ name: 'Platform', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } });
-			const wf = await inst.createWorkflow(triggerWorkflow('delivery', { cred, params: { pollTimes: EVERY_30_S, events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
+			const wf = await inst.createWorkflow(triggerWorkflow('delivery', { cred, params: { pollTimes: pollEvery(30, 2), events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
 			state.wf = wf;
 			// Activated just after a poll time, killed at once: no scheduled poll runs in between.
 			await until('just after a poll time', () => Date.now() % POLL_MS > 500 && Date.now() % POLL_MS < 2000, POLL_MS + 5000);

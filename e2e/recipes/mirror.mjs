@@ -17,7 +17,7 @@ import crypto from 'node:crypto';
 import { ensureDebianPackages, startPostgres } from '../../scripts/lib/services.mjs';
 import { APPLY_NODE, SETUP_TRIGGER, loadMirrorRecipe, mirrorDatabase, readMirror } from '../../scripts/lib/chaos/mirror.mjs';
 import oracle from '../../scripts/lib/chaos/oracle.cjs';
-import { pollEvery15s } from '../../scripts/lib/chaos/workflow.mjs';
+import { pollEvery } from '../../scripts/lib/chaos/workflow.mjs';
 import { setParameter } from './workflow.mjs';
 
 const FILE = 'mirror-services-postgres.json';
@@ -112,7 +112,7 @@ export const mirrorRecipe = {
 		const mock = await ctx.startMock({ count: 12, seed: 27 });
 		const platform = await ctx.serviceCredential(mock, 'mirror');
 		const postgres = await inst.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: pg.host, port: pg.port, database: pg.database, user: pg.user, password: 'unused-trust-auth', ssl: 'disable' } });
-		const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: platform, postgres }, edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery15s(2)) });
+		const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: platform, postgres }, edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery(15, 2)) });
 
 		const tables = await t.test(`mirror: "${SETUP_TRIGGER}" creates the tables, and running it again changes nothing`, async () => {
 			for (let i = 0; i < 2; i++) {
