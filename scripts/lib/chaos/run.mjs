@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import { CREDENTIAL_TYPE } from '../n8n-instance.mjs';
 import { makeTempDir } from '../process.mjs';
-import { applyMirrorSchema, loadMirrorRecipe, readMirror, seedMirror } from './mirror.mjs';
+import { applyMirrorSchema, loadMirrorRecipe, mirrorCredential, readMirror, seedMirror } from './mirror.mjs';
 import oracle from './oracle.cjs';
 import { platformDriver, seededRandom } from './platform.mjs';
 import { ACTIVE_LINE, bringUp, EMIT_LINE, SETTINGS, WORKER_STARTED_LINE } from './settings.mjs';
@@ -70,7 +70,7 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		let mirrorNodes;
 		if (mirror) {
 			const recipe = loadMirrorRecipe();
-			const pgCred = await main.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: up.mirrorDb.host, port: up.mirrorDb.port, database: up.mirrorDb.database, user: up.mirrorDb.user, password: 'unused-trust-auth', ssl: 'disable' } });
+			const pgCred = await mirrorCredential(main, up.mirrorDb);
 			applyMirrorSchema(up.mirrorDb, recipe);
 			mirrorNodes = recipe.branch(pgCred);
 		}
