@@ -53,7 +53,7 @@ export const SETTINGS = {
 /**
  * Starts the setting's n8n (ready, owner set up and logged in) and a PostgreSQL 15 for the mirror
  * (queue mode: the cluster's own server, another database). Returns
- * { runtime, main, pg, mirrorDb, victim, stop() }.
+ * { setting, runtime, main, mirrorDb, victim, stop() }.
  * victim: { label, kill(), start(), onText(fn) -> off } (start() resolves when it is ready again).
  */
 export async function bringUp(name, { tarball, extraEnv = {}, log }) {
@@ -75,7 +75,7 @@ export async function bringUp(name, { tarball, extraEnv = {}, log }) {
 		}
 		const worker = cluster.workers[0];
 		const victim = setting.victim === 'main' ? mainVictim(main) : workerVictim(worker);
-		return { setting, runtime, main, pg, mirrorDb, victim, watch: [main, worker], stop: () => cluster.stop() };
+		return { setting, runtime, main, mirrorDb, victim, stop: () => cluster.stop() };
 	}
 	await ensureDebianPackages({ log });
 	const main = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} (chaos ${name})`, log, extraEnv: env });
@@ -94,7 +94,7 @@ export async function bringUp(name, { tarball, extraEnv = {}, log }) {
 		if (pgStarted.status === 'rejected') throw pgStarted.reason;
 		if (mainStarted.status === 'rejected') throw mainStarted.reason;
 		const mirrorDb = mirrorDatabase(pg);
-		return { setting, runtime, main, pg, mirrorDb, victim: mainVictim(main), stop };
+		return { setting, runtime, main, mirrorDb, victim: mainVictim(main), stop };
 	} catch (e) {
 		await stop().catch(() => {});
 		throw e;
