@@ -37,6 +37,7 @@ function args() {
 	const crashes = Number(get('--crashes', '50'));
 	if (!Number.isInteger(crashes) || crashes < 1) throw new Error('--crashes takes a whole number >= 1');
 	const seed = get('--seed');
+	if (seed !== undefined && !/^\d+$/.test(seed)) throw new Error('--seed takes a whole number >= 0');
 	return { settings, crashes, seed: seed === undefined ? undefined : Number(seed), resync: a.includes('--resync'), mirror: !a.includes('--no-mirror'), skipBuild: a.includes('--skip-build'), tarball: get('--tarball') };
 }
 

@@ -14,23 +14,14 @@ import assert from 'node:assert/strict';
 
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { N8nInstance, nodeItems } from '../scripts/lib/n8n-instance.mjs';
+import { waitUntil } from '../scripts/lib/process.mjs';
 import { DURABLE_POLLING_ENV } from '../scripts/lib/queue-cluster.mjs';
+import { pollEvery } from '../scripts/lib/chaos/workflow.mjs';
 import { CREDENTIAL_TYPE, triggerWorkflow } from './workflows.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Every 30 s: n8n 2.41 takes a seconds field that is one number, so two Poll Times entries. */
+/** A poll every 30 s (at seconds 0 and 30). */
 const POLL_MS = 30_000;
-const EVERY_30_S = { item: ['0', '30'].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
-
-async function until(what, check, timeoutMs) {
-	const started = Date.now();
-	for (;;) {
-		const value = await check();
-		if (value) return value;
-		if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-		await sleep(250);
-	}
-}
 
 /** The trigger items of every successful execution of `wfId`, oldest first. */
 async function deliveredItems(inst, wfId) {
@@ -49,22 +40,24 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 	if (!runtime) return report;
 	const mock = await t.setup('start the mock platform', () => startMockApi({ count: 6, seed: 27 }));
 	if (!mock) return report;
-	const inst = await t.setup('n8n 2.41.1 with durable poll scheduling and cursors', async () => {
-		const i = await N8nInstance.create({ runtime, tarball, label: 'n8n (durable cursors)', log, extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' } });
-		await i.start();
-		await i.setupOwner();
-		await i.login();
-		return i;
-	});
-	if (!inst) return report;
+	// Created before its start, so that the finally below stops it also when the start fails.
+	let inst;
 	const state = {};
 	try {
+		const ready = await t.setup('n8n 2.41.1 with durable poll scheduling and cursors', async () => {
+			inst = await N8nInstance.create({ runtime, tarball, label: 'n8n (durable cursors)', log, extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' } });
+			await inst.start();
+			await inst.setupOwner();
+			await inst.login();
+			return true;
+		});
+		if (!ready) return report;
 		await t.test('SIGKILL right after the activation, a change while n8n is down: the first scheduled poll after the restart reports it (no new baseline)', async () => {
 			const cred = await inst.createCredential({ name: 'Platform', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } });
-			const wf = await inst.createWorkflow(triggerWorkflow('delivery', { cred, params: { pollTimes: EVERY_30_S, events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
+			const wf = await inst.createWorkflow(triggerWorkflow('delivery', { cred, params: { pollTimes: pollEvery(30, 2), events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
 			state.wf = wf;
 			// Activated just after a poll time, killed at once: no scheduled poll runs in between.
-			await until('just after a poll time', () => Date.now() % POLL_MS > 500 && Date.now() % POLL_MS < 2000, POLL_MS + 5000);
+			await waitUntil('just after a poll time', () => Date.now() % POLL_MS > 500 && Date.now() % POLL_MS < 2000, { timeoutMs: POLL_MS + 5000, everyMs: 250 });
 			await inst.activateWorkflow(wf.id);
 			await inst.kill('SIGKILL'); // n8n's whole process group, as the chaos test does
 			const polls = mock.requests.filter((q) => q.path.startsWith('/v2026/services')).length;
@@ -76,10 +69,10 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 			mock.setServices(svc);
 			await inst.start();
 			await inst.login();
-			const [ex] = await until('an execution after the restart', async () => {
+			const [ex] = await waitUntil('an execution after the restart', async () => {
 				const list = await inst.executions(wf.id);
 				return list.length ? list : null;
-			}, 90_000);
+			}, { timeoutMs: 90_000, everyMs: 250 });
 			const done = await inst.waitForExecution(ex.id);
 			assert.equal(done.status, 'success');
 			const items = nodeItems(done.result, 'Service Changes');
@@ -94,14 +87,14 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 			const svc = mock.getServices();
 			svc[1].values.values.status = svc[1].values.values.status === 'suspended' ? 'active' : 'suspended';
 			mock.setServices(svc);
-			await until('the emit of the next poll', () => inst.serverLog.slice(mark).includes('Received event to trigger execution'), POLL_MS + 15_000);
+			await waitUntil('the emit of the next poll', () => inst.serverLog.slice(mark).includes('Received event to trigger execution'), { timeoutMs: POLL_MS + 15_000, everyMs: 250 });
 			await inst.kill('SIGKILL'); // n8n's whole process group, as the chaos test does
 			const before = await (async () => {
 				await inst.start();
 				await inst.login();
 				return (await inst.executions(state.wf.id)).length;
 			})();
-			await until('an execution after the restart', async () => (await inst.executions(state.wf.id)).length > before, 90_000);
+			await waitUntil('an execution after the restart', async () => (await inst.executions(state.wf.id)).length > before, { timeoutMs: 90_000, everyMs: 250 });
 			await sleep(2000);
 			const all = await deliveredItems(inst, state.wf.id);
 			const ofChange = all.filter((i) => i.id_service === svc[1].id_service);
@@ -114,7 +107,7 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 			log(`    the change came ${ofChange.length} time(s), ${report.afterEmitKill.redelivered} marked redelivered`);
 		});
 	} finally {
-		await inst.stop();
+		await inst?.stop();
 		await mock.close();
 	}
 	return report;

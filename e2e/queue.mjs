@@ -18,6 +18,7 @@ import path from 'node:path';
 import { ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
 import { startQueueCluster, webhookListWorkflow, DURABLE_POLLING_ENV } from '../scripts/lib/queue-cluster.mjs';
 import { nodeItems, workflowError } from '../scripts/lib/n8n-instance.mjs';
+import { waitUntil } from '../scripts/lib/process.mjs';
 import { connectMcp, publishMcpWorkflow, resultText } from '../scripts/lib/mcp.mjs';
 import { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_TYPE, simplify, triggerWorkflow } from './workflows.mjs';
 
@@ -36,16 +37,6 @@ function whoRan(cluster) {
 	const map = {};
 	for (const w of cluster.workers) for (const id of w.startedExecutions()) (map[id] ??= []).push(w.label);
 	return map;
-}
-
-async function waitUntil(what, fn, { timeoutMs, everyMs = 500 }) {
-	const started = Date.now();
-	for (;;) {
-		const v = await fn();
-		if (v) return v;
-		if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${Math.round(timeoutMs / 1000)} s`);
-		await sleep(everyMs);
-	}
 }
 
 /** "<id>: <status>, ran on [<workers>], <error message>" for failure messages and the report. */

@@ -15,9 +15,9 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 
 import { ensureDebianPackages, startPostgres } from '../../scripts/lib/services.mjs';
-import { APPLY_NODE, SETUP_TRIGGER, loadMirrorRecipe, mirrorDatabase, readMirror } from '../../scripts/lib/chaos/mirror.mjs';
+import { APPLY_NODE, SETUP_TRIGGER, loadMirrorRecipe, mirrorCredential, mirrorDatabase, readMirror } from '../../scripts/lib/chaos/mirror.mjs';
 import oracle from '../../scripts/lib/chaos/oracle.cjs';
-import { pollEvery15s } from '../../scripts/lib/chaos/workflow.mjs';
+import { pollEvery } from '../../scripts/lib/chaos/workflow.mjs';
 import { setParameter } from './workflow.mjs';
 
 const FILE = 'mirror-services-postgres.json';
@@ -77,8 +77,7 @@ export const MIRROR_CASES = [
 
 /** Manual Trigger -> Code (the items) -> the recipe's apply node as shipped. */
 function casesWorkflow(items, pgCred) {
-	const apply = structuredClone(loadMirrorRecipe().applyNode);
-	apply.credentials = { postgres: { id: pgCred.id, name: pgCred.name } };
+	const [apply] = loadMirrorRecipe().branch(pgCred).nodes;
 	apply.position = [440, 0];
 	return {
 		name: 'mirror: hand-made deliveries',
@@ -111,8 +110,8 @@ export const mirrorRecipe = {
 		const pg = await startMirrorDatabase(ctx);
 		const mock = await ctx.startMock({ count: 12, seed: 27 });
 		const platform = await ctx.serviceCredential(mock, 'mirror');
-		const postgres = await inst.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: pg.host, port: pg.port, database: pg.database, user: pg.user, password: 'unused-trust-auth', ssl: 'disable' } });
-		const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: platform, postgres }, edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery15s(2)) });
+		const postgres = await mirrorCredential(inst, pg);
+		const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: platform, postgres }, edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery(15, 2)) });
 
 		const tables = await t.test(`mirror: "${SETUP_TRIGGER}" creates the tables, and running it again changes nothing`, async () => {
 			for (let i = 0; i < 2; i++) {

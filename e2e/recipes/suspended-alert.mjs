@@ -13,14 +13,13 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 
+import { pollEvery } from '../../scripts/lib/chaos/workflow.mjs';
 import { nodeItems, workflowError } from '../../scripts/lib/n8n-instance.mjs';
 import { setParameter } from './workflow.mjs';
 
 const FILE = 'alert-suspended-services.json';
 const TRIGGER_NODE = 'Status changed';
 const POST_NODE = 'Post to chat';
-/** Every 15 s: n8n 2.41 takes a seconds field only as one number, so one custom time per quarter. */
-const EVERY_15_S = { item: [0, 15, 30, 45].map((s) => ({ mode: 'custom', cronExpression: `${s} * * * * *` })) };
 const WAIT_MS = 75_000;
 const WEBHOOK_PATH = '/services/T00000000/B00000000/e2e-recipe';
 /** The recipe's Wait Between Tries (Retry On Fail). */
@@ -79,7 +78,7 @@ export const suspendedAlertRecipe = {
 				credentials: { servicePlatformApi: credential },
 				edit: (w) => {
 					setParameter(w, POST_NODE, 'url', hook.url);
-					setParameter(w, TRIGGER_NODE, 'pollTimes', EVERY_15_S);
+					setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery(15, 2));
 				},
 			});
 			await ctx.inst.activateWorkflow(wf.id);

@@ -155,6 +155,20 @@ export function portIsFree(port) {
 	});
 }
 
+/**
+ * Calls `fn` (sync or async) every `everyMs` until it returns a truthy value, and returns that value;
+ * throws "<what>: not within N s" after `timeoutMs`. For waits on servers and processes the tools start.
+ */
+export async function waitUntil(what, fn, { timeoutMs, everyMs = 500 }) {
+	const started = Date.now();
+	for (;;) {
+		const value = await fn();
+		if (value) return value;
+		if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${Math.round(timeoutMs / 1000)} s`);
+		await new Promise((resolve) => setTimeout(resolve, everyMs));
+	}
+}
+
 /** A temp directory removed on clean-up (kept when KEEP_TMP is set). */
 export function makeTempDir(prefix) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));

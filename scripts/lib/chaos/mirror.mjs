@@ -22,6 +22,11 @@ export function mirrorDatabase(pg) {
 	return { ...pg, database: 'mirror', query: (sql) => pg.queryIn('mirror', sql) };
 }
 
+/** A Postgres credential in `inst` for the mirror database (the throwaway server trusts local users: no password). */
+export function mirrorCredential(inst, db) {
+	return inst.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: db.host, port: db.port, database: db.database, user: db.user, password: 'unused-trust-auth', ssl: 'disable' } });
+}
+
 /**
  * The recipe: { workflow, ddl, applyNode, branch(pgCred) }. branch() gives the nodes after the
  * trigger, with the Postgres credential set, for chaosWorkflow's `mirror`.

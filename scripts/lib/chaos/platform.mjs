@@ -35,14 +35,13 @@ export function seededRandom(seed) {
 /**
  * @param {object} mock the mock's handle (startMockApi)
  * @param {{ random: () => number, everyMs?: [number, number], minServices?: number, maxServices?: number }} o
- * Returns { start(), stop(), change(), history, lastChangeAt, services() }.
+ * Returns { start(), stop(), history }.
  */
 export function platformDriver(mock, { random, everyMs = [1500, 4000], minServices = 20, maxServices = 40 }) {
 	const history = [];
 	const statusSteps = new Set();
 	let created = 0;
 	let timer = null;
-	let lastChangeAt = 0;
 	const pick = (list) => list[Math.floor(random() * list.length)];
 	const values = (r) => r.values.values;
 	const specs = (r) => values(r).service.customize;
@@ -86,7 +85,6 @@ export function platformDriver(mock, { random, everyMs = [1500, 4000], minServic
 		} else return specsChange(services, at);
 		mock.setServices(services);
 		history.push(entry);
-		lastChangeAt = at;
 		return entry;
 	}
 
@@ -104,7 +102,6 @@ export function platformDriver(mock, { random, everyMs = [1500, 4000], minServic
 		mock.setServices(services);
 		const entry = { at, kind: 'specs', id: r.id_service, from: before, to: { ram: c.specifications.GB.ram, vcores: c.specifications.vcores, os: c.OS.id } };
 		history.push(entry);
-		lastChangeAt = at;
 		return entry;
 	}
 
@@ -117,10 +114,6 @@ export function platformDriver(mock, { random, everyMs = [1500, 4000], minServic
 
 	return {
 		history,
-		get lastChangeAt() {
-			return lastChangeAt;
-		},
-		change,
 		start() {
 			if (!timer) schedule();
 		},
@@ -128,6 +121,5 @@ export function platformDriver(mock, { random, everyMs = [1500, 4000], minServic
 			clearTimeout(timer);
 			timer = null;
 		},
-		services: () => mock.getServices(),
 	};
 }

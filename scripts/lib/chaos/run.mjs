@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { CREDENTIAL_TYPE } from '../n8n-instance.mjs';
-import { makeTempDir } from '../process.mjs';
-import { applyMirrorSchema, loadMirrorRecipe, readMirror, seedMirror } from './mirror.mjs';
+import { makeTempDir, waitUntil } from '../process.mjs';
+import { applyMirrorSchema, loadMirrorRecipe, mirrorCredential, readMirror, seedMirror } from './mirror.mjs';
 import oracle from './oracle.cjs';
 import { platformDriver, seededRandom } from './platform.mjs';
 import { ACTIVE_LINE, bringUp, EMIT_LINE, SETTINGS, WORKER_STARTED_LINE } from './settings.mjs';
@@ -57,10 +57,11 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 	mock.server.on('request', (req) => {
 		if (req.method === 'GET' && req.url.startsWith('/v2026/services')) polls.push(Date.now());
 	});
-	const sink = await startSink({ dir: makeTempDir('sp-chaos-sink-'), random });
+	let sink;
 	let up;
 	let driver;
 	try {
+		sink = await startSink({ dir: makeTempDir('sp-chaos-sink-'), random });
 		up = await bringUp(setting, { tarball, log: (l) => say(l.trim()) });
 		const { main, victim } = up;
 		report.n8n = up.runtime.version;
@@ -69,13 +70,13 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		let mirrorNodes;
 		if (mirror) {
 			const recipe = loadMirrorRecipe();
-			const pgCred = await main.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: up.mirrorDb.host, port: up.mirrorDb.port, database: up.mirrorDb.database, user: up.mirrorDb.user, password: 'unused-trust-auth', ssl: 'disable' } });
+			const pgCred = await mirrorCredential(main, up.mirrorDb);
 			applyMirrorSchema(up.mirrorDb, recipe);
 			mirrorNodes = recipe.branch(pgCred);
 		}
 		const wf = await main.createWorkflow(chaosWorkflow({ line: up.runtime.line, cred, sinkUrl: sink.url, triggerParams, mirror: mirrorNodes }));
 		await main.activateWorkflow(wf.id);
-		await waitFor('the activation poll', () => polls.length > 0, 30_000);
+		await waitUntil('the activation poll', () => polls.length > 0, { timeoutMs: 30_000, everyMs: 250 });
 		const baseline = mock.getServices();
 		if (mirror && !resync) seedMirror(up.mirrorDb, baseline);
 		say(`workflow active; baseline: ${baseline.length} services`);
@@ -119,11 +120,11 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		const offResync = sink.onRequest(({ body }) => {
 			if (body?.event === 'resync') resyncSeen = true;
 		});
-		const quiet = await waitFor(
+		const quiet = await waitUntil(
 			'the quiet period',
 			// Durable scheduling can run missed polls in a burst after a start: count polls, and time too.
 			() => resyncSeen && polls.filter((p) => p > quietFrom).length >= QUIET_POLLS && Date.now() - quietFrom >= QUIET_POLLS * POLL_SECONDS * 1000 && sink.inFlight === 0 && Date.now() - sink.lastAt > 3000,
-			QUIET_TIMEOUT_MS,
+			{ timeoutMs: QUIET_TIMEOUT_MS, everyMs: 250 },
 		).finally(offResync).then(
 			() => true,
 			() => false,
@@ -157,7 +158,7 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 	} finally {
 		driver?.stop();
 		await up?.stop().catch((e) => say(`stopping n8n: ${e.message}`));
-		await sink.close();
+		await sink?.close();
 		await mock.close();
 	}
 }
@@ -241,13 +242,6 @@ async function settled(promise) {
 	return done;
 }
 
-async function waitFor(what, check, timeoutMs) {
-	const t = Date.now();
-	while (!check()) {
-		if (Date.now() - t > timeoutMs) throw new Error(`${what}: not within ${Math.round(timeoutMs / 1000)} s`);
-		await sleep(250);
-	}
-}
 
 function countBy(list, key) {
 	const out = {};

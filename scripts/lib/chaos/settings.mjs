@@ -53,7 +53,7 @@ export const SETTINGS = {
 /**
  * Starts the setting's n8n (ready, owner set up and logged in) and a PostgreSQL 15 for the mirror
  * (queue mode: the cluster's own server, another database). Returns
- * { runtime, main, pg, mirrorDb, victim, stop() }.
+ * { setting, runtime, main, mirrorDb, victim, stop() }.
  * victim: { label, kill(), start(), onText(fn) -> off } (start() resolves when it is ready again).
  */
 export async function bringUp(name, { tarball, extraEnv = {}, log }) {
@@ -64,26 +64,41 @@ export async function bringUp(name, { tarball, extraEnv = {}, log }) {
 	if (setting.queue) {
 		const cluster = await startQueueCluster({ runtime, tarball, workers: 1, extraEnv: env, log });
 		const { main, pg } = cluster;
-		await main.setupOwner();
-		await main.login();
-		const mirrorDb = mirrorDatabase(pg);
+		let mirrorDb;
+		try {
+			await main.setupOwner();
+			await main.login();
+			mirrorDb = mirrorDatabase(pg);
+		} catch (e) {
+			await cluster.stop().catch(() => {});
+			throw e;
+		}
 		const worker = cluster.workers[0];
 		const victim = setting.victim === 'main' ? mainVictim(main) : workerVictim(worker);
-		return { setting, runtime, main, pg, mirrorDb, victim, watch: [main, worker], stop: () => cluster.stop() };
+		return { setting, runtime, main, mirrorDb, victim, stop: () => cluster.stop() };
 	}
 	await ensureDebianPackages({ log });
-	const [pg, main] = await Promise.all([
+	const main = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} (chaos ${name})`, log, extraEnv: env });
+	// Both at once; when either fails, what did start is stopped before the error goes on.
+	const [pgStarted, mainStarted] = await Promise.allSettled([
 		startPostgres({ log }),
 		(async () => {
-			const inst = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} (chaos ${name})`, log, extraEnv: env });
-			await inst.start({ timeoutMs: 180_000 });
-			await inst.setupOwner();
-			await inst.login();
-			return inst;
+			await main.start({ timeoutMs: 180_000 });
+			await main.setupOwner();
+			await main.login();
 		})(),
 	]);
-	const mirrorDb = mirrorDatabase(pg);
-	return { setting, runtime, main, pg, mirrorDb, victim: mainVictim(main), stop: async () => (await main.stop(), await pg.stop()) };
+	const pg = pgStarted.value;
+	const stop = async () => (await main.stop(), await pg?.stop());
+	try {
+		if (pgStarted.status === 'rejected') throw pgStarted.reason;
+		if (mainStarted.status === 'rejected') throw mainStarted.reason;
+		const mirrorDb = mirrorDatabase(pg);
+		return { setting, runtime, main, mirrorDb, victim: mainVictim(main), stop };
+	} catch (e) {
+		await stop().catch(() => {});
+		throw e;
+	}
 }
 
 /** Each start's log in <n8n folder>/logs/ (kept with KEEP_TMP=1), and the error lines of all of them. */

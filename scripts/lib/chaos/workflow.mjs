@@ -10,11 +10,13 @@ export const TRIGGER_NAME = 'Services Trigger';
 export const SINK_NAME = 'Post to sink';
 
 /**
- * Poll Times for a poll every 15 s. n8n 2.41 accepts only a single number in the seconds field of a
- * custom cron (isSubMinuteCron), so four entries; 1.123 takes one list.
+ * Poll Times for a poll every `seconds` (a divisor of 60) on n8n `line`. n8n 2.41 accepts only a
+ * single number in the seconds field of a custom cron (isSubMinuteCron), so one entry per poll;
+ * 1.123 takes one list.
  */
-export function pollEvery15s(line) {
-	const crons = line >= 2 ? ['0 * * * * *', '15 * * * * *', '30 * * * * *', '45 * * * * *'] : ['0,15,30,45 * * * * *'];
+export function pollEvery(seconds, line) {
+	const at = Array.from({ length: 60 / seconds }, (_, i) => i * seconds);
+	const crons = line >= 2 ? at.map((s) => `${s} * * * * *`) : [`${at.join(',')} * * * * *`];
 	return { item: crons.map((cronExpression) => ({ mode: 'custom', cronExpression })) };
 }
 
@@ -25,7 +27,7 @@ export function pollEvery15s(line) {
  */
 export function chaosWorkflow({ line, cred, sinkUrl, triggerParams = {}, mirror }) {
 	const trigger = {
-		parameters: { pollTimes: pollEvery15s(line), events: ['created', 'statusChanged', 'specsChanged', 'removed'], ...triggerParams },
+		parameters: { pollTimes: pollEvery(15, line), events: ['created', 'statusChanged', 'specsChanged', 'removed'], ...triggerParams },
 		id: crypto.randomUUID(),
 		name: TRIGGER_NAME,
 		type: TRIGGER_TYPE,
