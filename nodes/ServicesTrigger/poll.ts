@@ -17,7 +17,7 @@ import type { DeliveryRecord, TriggerState } from './deliveryState';
 import { emptyDelivery, writeDelivery } from './deliveryState';
 import { formatEvent } from './events';
 import type { TriggerMemory } from './memory';
-import { holdForConfirmation, isFirstPollOfActivation, massRemovalMark, PROCESS_ID } from './memory';
+import { holdForConfirmation, isFirstPollOfActivation, markPollCompleted, massRemovalMark, PROCESS_ID } from './memory';
 import type { DeliveryPlan } from './outbox';
 import { planDelivery } from './outbox';
 import type { ResyncOptions } from './resync';
@@ -136,7 +136,7 @@ function write(input: PollInput, snapshot: TriggerState['snapshot'], plan: Deliv
 }
 
 function emit(input: PollInput, plan: DeliveryPlan): INodeExecutionData[][] | null {
-	input.memory.started = true;
+	markPollCompleted(input.memory, input.staticData);
 	if (plan.items.length === 0) return null;
 	return [plan.items.map(({ event, delivery }) => ({ json: formatEvent(event, delivery, input.simplify) }))];
 }

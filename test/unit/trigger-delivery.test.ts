@@ -264,6 +264,30 @@ describe('Resync', () => {
 		expect(restart[1].seq as number).toBeGreaterThan(removed.seq as number);
 	});
 
+	test('At Start resyncs once per activation: not again at the scheduled polls, which n8n runs in the activation mode "activate" too', async () => {
+		const { delivered, spawn } = cluster('default', { resync: { onStart: true } });
+		const first = spawn();
+		await first.start('activate');
+		expect(brief(delivered.flat())).toEqual(['srv-1', 'srv-2', 'srv-3'].map((id) => ['resync', id, false]));
+		await first.poll();
+		await first.poll();
+		expect(delivered).toHaveLength(1);
+	});
+
+	test('At Start after an activation poll held by Confirm Mass Removals: the next poll resyncs', async () => {
+		const { delivered, spawn } = cluster('default', { resync: { onStart: true } });
+		const process = spawn();
+		await process.start('activate');
+		const kept = listing;
+		listing = [];
+		// Deactivated and activated again in the same process: its first poll holds the empty listing.
+		await process.start('activate');
+		expect(delivered).toHaveLength(1);
+		listing = kept;
+		await process.poll();
+		expect(brief(delivered.flat().slice(3))).toEqual(['srv-1', 'srv-2', 'srv-3'].map((id) => ['resync', id, false]));
+	});
+
 	test('Every (Hours): a resync when the interval has passed since the last one, counted in time, not polls', async () => {
 		const advance = fakeClock(Date.UTC(2026, 10, 27, 8));
 		const poller = new ActivePoller(triggerNode({ resync: { intervalHours: 0.5 } }), credentials());
