@@ -14,7 +14,7 @@ import { simplifyServiceRecord } from '../shared/record/serviceRecord';
 import type { ServiceEventName } from './diff';
 import { diffServices, isMassRemoval, missingIds } from './diff';
 import type { DeliveryRecord, TriggerState } from './deliveryState';
-import { emptyDelivery, writeDelivery } from './deliveryState';
+import { dropActivationCopy, emptyDelivery, readActivationCopy, writeActivationCopy, writeDelivery } from './deliveryState';
 import { formatEvent } from './events';
 import type { TriggerMemory } from './memory';
 import { holdForConfirmation, isFirstPollOfActivation, markPollCompleted, massRemovalMark, PROCESS_ID } from './memory';
@@ -24,7 +24,6 @@ import type { ResyncOptions } from './resync';
 import { resyncDue, tombstoneWindow } from './resync';
 import type { ReadState } from './state';
 import { holdsState, writeSnapshot } from './state';
-import { dropActivationCopy, readActivationCopy, writeActivationCopy } from './deliveryState';
 
 /** The stored state as the node read it: undefined for a new baseline (with the old `seq` when it could still be read). */
 export interface StoredRead {
