@@ -96,9 +96,7 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 
 	const known = new Map<string, OutboxEntry>();
 	for (const entry of [...(input.recent ?? []), ...outbox]) known.set(entry.eventId, entry);
-	// Above what this process emitted last too: an event it emitted from this state, whose save was lost, keeps its number.
-	let seq = from.legacy ? Math.max(from.seq, now) : from.seq;
-	for (const entry of input.recent ?? []) seq = Math.max(seq, entry.seq);
+	let seq = lastSeq(from, now, input.recent);
 	const fresh = (event: ItemEvent, values: StoredValues): Delivery => {
 		const eventId = eventIdOf(trigger, from.seq, event.event, event.id_service, event.previous, values);
 		const before = known.get(eventId);
@@ -145,6 +143,17 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 		resyncAt: input.resync !== undefined ? now : from.resyncAt,
 	};
 	return { items, record };
+}
+
+/**
+ * The last sequence number given before this poll: a state older than version 3 gave none, so the
+ * numbers start above the time; above what this process emitted last too (`recent`: an event it
+ * emitted from this state, whose save was lost, keeps its number).
+ */
+export function lastSeq(from: DeliveryRecord, now: number, recent: readonly OutboxEntry[] = []): number {
+	let seq = from.legacy ? Math.max(from.seq, now) : from.seq;
+	for (const entry of recent) seq = Math.max(seq, entry.seq);
+	return seq;
 }
 
 /** An outbox entry as the event it was: the service as stored then (no record: with Simplify off it is the documented fields). */
