@@ -1,7 +1,8 @@
 /**
  * The Services Trigger's delivery promise (issue 27), model-based: generated sequences of platform
  * changes, polls, time passing and SIGKILLs of n8n's process at every point of the poll, emit, save
- * and execution sequence, in both n8n settings (default, and durable poll cursors), each kill
+ * and execution sequence, in both n8n settings (default, and durable poll cursors, where a poll may
+ * also lose its lease: n8n then commits nothing of it and drops its events), each kill
  * followed by a restart on the same database (test/harness/n8nProcess.ts re-does n8n 2.41.1's side;
  * every poll runs the real node through n8n-core's poll executor against a real loopback server).
  *
@@ -44,7 +45,7 @@ type Step =
 	| { kind: 'remove'; id: string }
 	| { kind: 'status'; id: string; status: string }
 	| { kind: 'vcores'; id: string; vcores: number }
-	| { kind: 'poll'; crash: CrashPoint }
+	| { kind: 'poll'; crash: CrashPoint; leaseLost: boolean }
 	| { kind: 'wait'; ms: number }
 	| { kind: 'kill' };
 
@@ -59,6 +60,8 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 		arbitrary: fc.record({
 			kind: fc.constant('poll' as const),
 			crash: fc.oneof({ weight: 4, arbitrary: fc.constant<CrashPoint>('none') }, { weight: 3, arbitrary: fc.constantFrom(...CRASH_POINTS) }),
+			// Durable cursors: the poll lost its lease meanwhile, so n8n commits nothing of it and drops its events.
+			leaseLost: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 		}),
 	},
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1_000, max: 40 * 60_000 }) }) },
@@ -189,7 +192,7 @@ async function run(setting: Setting, steps: readonly Step[]): Promise<{ sink: Si
 			case 'poll':
 				await ensureAlive();
 				advance(POLL_INTERVAL_MS);
-				await process.poll(step.crash);
+				await process.poll(step.crash, { leaseLost: setting === 'durable' && step.leaseLost });
 				break;
 			case 'wait':
 				advance(step.ms);
