@@ -18,7 +18,7 @@
  * with any counterexample) so `npm test` never fails at random; explore with other seeds.
  */
 import fc from 'fast-check';
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
@@ -125,17 +125,6 @@ class Sink {
 /** What an item says, besides how it was delivered. */
 const same = (item: IDataObject) => ({ event: item.event, id: item.id_service, previous: item.previous, seq: item.seq, detectedAt: item.detectedAt, service: item.service });
 
-/** A new n8n process: a fresh copy of the node's modules, so nothing of the last process's memory. */
-function freshTrigger(): INodeType {
-	let trigger: INodeType | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const module = require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => INodeType };
-		trigger = new module.ServicesTrigger();
-	});
-	return trigger!;
-}
-
 let api: LocalServer;
 let platform: Platform;
 beforeAll(async () => {
@@ -164,7 +153,7 @@ async function run(setting: Setting, steps: readonly Step[]): Promise<{ sink: Si
 	const db = new N8nDatabase();
 	const sink = new Sink();
 	const node = servicesTriggerNode({}, { id: `model-${setting}` });
-	const spawn = () => new N8nProcess(db, setting, node, { apiKey: KEY, baseUrl: api.origin }, (items) => sink.receive(items), freshTrigger());
+	const spawn = () => new N8nProcess(db, setting, node, { apiKey: KEY, baseUrl: api.origin }, (items) => sink.receive(items));
 	let process = spawn();
 	await process.start('activate');
 	let kills = 0;

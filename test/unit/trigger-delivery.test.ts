@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { PollContext } from 'n8n-core';
-import type { IDataObject, INode, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { serviceRecord } from '../harness/fixtures';
@@ -46,22 +46,12 @@ const set = (id: string, spec: Partial<{ status: string; vcores: number }>) => {
 	listing = listing.map((record) => ((record as IDataObject).id_service === id ? serviceRecord({ id, ...spec }) : record));
 };
 
-/** A new n8n process: a fresh copy of the node's modules (no memory of the last one). */
-function freshTrigger(): INodeType {
-	let trigger: INodeType | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		trigger = new (require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => INodeType }).ServicesTrigger();
-	});
-	return trigger!;
-}
-
 /** n8n (in `setting`) with the trigger active; the sink collects what the executions delivered. */
 function cluster(setting: Setting, parameters: INodeParameters = {}) {
 	const db = new N8nDatabase();
 	const delivered: IDataObject[][] = [];
 	const node = triggerNode(parameters);
-	const spawn = () => new N8nProcess(db, setting, node, credentials(), (list) => delivered.push(list), freshTrigger());
+	const spawn = () => new N8nProcess(db, setting, node, credentials(), (list) => delivered.push(list));
 	return { db, delivered, node, spawn };
 }
 
