@@ -1,7 +1,7 @@
 /**
  * The Services Trigger's delivery through n8n-core's poll executor against a real loopback server
  * (issue 27): the item fields, redelivery after a restart, state versions 1 to 3, a damaged delivery
- * record, the durable-cursor activation hole, Resync, Fetch test event, and Confirm Mass Removals
+ * record, the durable-cursor activation hole and its copy in the global static data, Resync, Fetch test event, and Confirm Mass Removals
  * confirming only the same set (issue 28 item 5). n8n's side of a restart is test/harness/n8nProcess.ts.
  */
 import fc from 'fast-check';
@@ -156,6 +156,24 @@ describe.each<Setting>(['default', 'durable'])('restarts with %s settings', (set
 		expect(brief(other.delivered.flat())).toEqual([['statusChanged', 'srv-2', false]]);
 		await restarted.poll();
 		expect(other.delivered).toHaveLength(1);
+	});
+});
+
+describe.each<Setting>(['default', 'durable'])('the activation copy in the global static data, %s settings', (setting) => {
+	// Durable: the poll at activation is not committed, so the first scheduled poll still starts from the copy.
+	const polls = setting === 'default' ? 1 : 2;
+	test(`is dropped by the first poll that finds a state of its own and emits (poll ${polls}): saved with it`, async () => {
+		const { db, spawn } = cluster(setting);
+		const copies = () => Object.keys((db.workflowStaticData.global as IDataObject | undefined) ?? {});
+		const process = spawn();
+		await process.start('activate');
+		expect(copies()).toEqual(['servicesTrigger:Services Trigger']);
+		for (let poll = 1; poll <= polls; poll++) {
+			expect(copies()).toHaveLength(1);
+			set('srv-1', { status: poll % 2 === 1 ? 'suspended' : 'active' });
+			await process.poll();
+		}
+		expect(copies()).toEqual([]);
 	});
 });
 
