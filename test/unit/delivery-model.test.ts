@@ -22,7 +22,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
-import { closeLocalServers, startLocalServer } from '../harness/localServer';
+import { closeLocalServers, startJsonServer } from '../harness/localServer';
 import type { CrashPoint, Setting } from '../harness/n8nProcess';
 import { CRASH_POINTS, N8nDatabase, N8nProcess } from '../harness/n8nProcess';
 import { registerNodeType, SERVICES_TRIGGER_TYPE, servicesTriggerNode } from '../harness/workflow';
@@ -128,13 +128,7 @@ const same = (item: IDataObject) => ({ event: item.event, id: item.id_service, p
 let api: LocalServer;
 let platform: Platform;
 beforeAll(async () => {
-	api = await startLocalServer({
-		handler: (_req, res) => {
-			const records = [...platform.services].map(([id, values]) => serviceRecord({ id, ...values }));
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(records));
-		},
-	});
+	api = await startJsonServer(() => [...platform.services].map(([id, values]) => serviceRecord({ id, ...values })));
 	jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'] });
 });
 afterAll(async () => {
