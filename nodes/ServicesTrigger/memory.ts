@@ -35,7 +35,7 @@ export interface TriggerMemory {
 	outbox?: readonly OutboxEntry[];
 	/** The mass removal this process holds for confirmation. */
 	hold?: MassRemovalMark;
-	/** Whether a poll of this trigger succeeded in this process (Resync at start runs before that). */
+	/** Whether a poll of this trigger completed in this process (markPollCompleted; a failed or held poll does not count): Resync at start runs until one has. */
 	started: boolean;
 }
 
