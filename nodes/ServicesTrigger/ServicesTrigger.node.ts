@@ -17,11 +17,11 @@ import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../sha
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport/transport';
 import { checkWatchable, parseEvents } from './diff';
 import type { DeliveryRecord } from './deliveryState';
-import { readDelivery } from './deliveryState';
+import { emptyDelivery, readDelivery } from './deliveryState';
 import { buildTestEvent, formatEvent } from './events';
 import { memoryOf, triggerKey } from './memory';
 import type { Delivery, ItemEvent } from './outbox';
-import { eventIdOf } from './outbox';
+import { eventIdOf, lastSeq } from './outbox';
 import type { StoredRead } from './poll';
 import { runPoll, triggerIdentity } from './poll';
 import { readResync, resyncProperty } from './resync';
@@ -163,10 +163,9 @@ export class ServicesTrigger implements INodeType {
 
 /** How the test event would be delivered by the next poll: its id from the stored state, the next sequence number. */
 function testDelivery(trigger: string, delivery: DeliveryRecord | undefined, event: ItemEvent, now: number): Delivery {
-	const base = delivery?.seq ?? 0;
+	const from = delivery ?? emptyDelivery(0, true);
 	const values = storedValuesOf(event.service);
-	const seq = delivery === undefined || delivery.legacy ? now : delivery.seq;
-	return { eventId: eventIdOf(trigger, base, event.event, event.id_service, event.previous, values), seq: seq + 1, detectedAt: now, redelivered: false };
+	return { eventId: eventIdOf(trigger, from.seq, event.event, event.id_service, event.previous, values), seq: lastSeq(from, now) + 1, detectedAt: now, redelivered: false };
 }
 
 /**

@@ -35,7 +35,7 @@ export interface TriggerMemory {
 	outbox?: readonly OutboxEntry[];
 	/** The mass removal this process holds for confirmation. */
 	hold?: MassRemovalMark;
-	/** Whether a poll of this trigger succeeded in this process (Resync at start runs before that). */
+	/** Whether a poll of this trigger completed in this process (markPollCompleted; a failed or held poll does not count): Resync at start runs until one has. */
 	started: boolean;
 }
 
@@ -58,18 +58,23 @@ export function memoryOf(key: string): TriggerMemory {
 	return memory;
 }
 
-/** The static data objects seen at a poll with activation mode "activate": the first poll of each activation resyncs. */
-const seenActivations = new WeakSet<object>();
+/** The static data objects of activations whose poll completed (emitted or found nothing): their later polls are not the first. */
+const startedActivations = new WeakSet<object>();
 
 /**
- * Whether this poll is the first of an activation: n8n reports "activate" for the poll at activation
- * and every later poll of the same activation (they share one context and one static data object),
- * and a fresh static data object for each activation.
+ * Whether this poll is the first of an activation to complete: n8n reports "activate" for the poll
+ * at activation and every later poll of the same activation (they share one context and one static
+ * data object), and a fresh static data object for each activation. A poll that failed or held a
+ * mass removal does not count (markPollCompleted is called when a poll completes).
  */
 export function isFirstPollOfActivation(activationMode: string, staticData: object): boolean {
-	if (activationMode !== 'activate' || seenActivations.has(staticData)) return false;
-	seenActivations.add(staticData);
-	return true;
+	return activationMode === 'activate' && !startedActivations.has(staticData);
+}
+
+/** Records that a poll of this trigger completed in this process, in the activation of `staticData`. */
+export function markPollCompleted(memory: TriggerMemory, staticData: object): void {
+	memory.started = true;
+	startedActivations.add(staticData);
 }
 
 const MARK_KEY = 'massRemovalUnconfirmed';

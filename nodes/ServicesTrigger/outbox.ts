@@ -94,13 +94,12 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 	};
 	for (const entry of outbox.filter((candidate) => candidate.seq > deliveredUpTo).sort(bySeq)) redeliver(eventOfEntry(entry), entry);
 
-	const known = new Map<string, OutboxEntry>();
-	for (const entry of [...(input.recent ?? []), ...outbox]) known.set(entry.eventId, entry);
-	// Above what this process emitted last too: an event it emitted from this state, whose save was lost, keeps its number.
-	let seq = from.legacy ? Math.max(from.seq, now) : from.seq;
-	for (const entry of input.recent ?? []) seq = Math.max(seq, entry.seq);
+	// Built at the first event only: a poll that detects nothing does no work per outbox entry.
+	let known: Map<string, OutboxEntry> | undefined;
+	let seq = lastSeq(from, now, input.recent);
 	const fresh = (event: ItemEvent, values: StoredValues): Delivery => {
 		const eventId = eventIdOf(trigger, from.seq, event.event, event.id_service, event.previous, values);
+		known ??= new Map([...(input.recent ?? []), ...outbox].map((entry) => [entry.eventId, entry]));
 		const before = known.get(eventId);
 		if (before !== undefined) return { eventId, seq: before.seq, detectedAt: before.detectedAt, redelivered: true };
 		return { eventId, seq: ++seq, detectedAt: now, redelivered: false };
@@ -128,23 +127,38 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 		}
 	}
 
-	const redelivered = new Set(items.filter((item) => item.delivery.redelivered).map((item) => item.delivery.eventId));
-	const inOutbox = new Set(outbox.map((entry) => entry.eventId));
-	const nextOutbox = [
-		...outbox.map((entry) => (redelivered.has(entry.eventId) ? { ...entry, emittedAt: now } : entry)),
-		...added.filter((entry) => !inOutbox.has(entry.eventId)),
-	];
 	const record: DeliveryRecord = {
 		seq,
 		legacy: false,
 		writer: me,
 		writtenAt: now,
 		delivered: deliveredBy(from.delivered, me, seq),
-		outbox: items.length > 0 ? pruneOutbox(nextOutbox, now) : outbox,
+		outbox: items.length > 0 ? pruneOutbox(outboxAfter(outbox, items, added, now), now) : outbox,
 		tombstones,
 		resyncAt: input.resync !== undefined ? now : from.resyncAt,
 	};
 	return { items, record };
+}
+
+/**
+ * The last sequence number given before this poll: a state older than version 3 gave none, so the
+ * numbers start above the time; above what this process emitted last too (`recent`: an event it
+ * emitted from this state, whose save was lost, keeps its number).
+ */
+export function lastSeq(from: DeliveryRecord, now: number, recent: readonly OutboxEntry[] = []): number {
+	let seq = from.legacy ? Math.max(from.seq, now) : from.seq;
+	for (const entry of recent) seq = Math.max(seq, entry.seq);
+	return seq;
+}
+
+/** The outbox after an emission at `now`: the entries emitted again with their new emittedAt, then the new ones. */
+function outboxAfter(outbox: readonly OutboxEntry[], items: readonly PlannedItem[], added: readonly OutboxEntry[], now: number): OutboxEntry[] {
+	const redelivered = new Set(items.filter((item) => item.delivery.redelivered).map((item) => item.delivery.eventId));
+	const inOutbox = new Set(outbox.map((entry) => entry.eventId));
+	return [
+		...outbox.map((entry) => (redelivered.has(entry.eventId) ? { ...entry, emittedAt: now } : entry)),
+		...added.filter((entry) => !inOutbox.has(entry.eventId)),
+	];
 }
 
 /** An outbox entry as the event it was: the service as stored then (no record: with Simplify off it is the documented fields). */

@@ -14,17 +14,16 @@ import { simplifyServiceRecord } from '../shared/record/serviceRecord';
 import type { ServiceEventName } from './diff';
 import { diffServices, isMassRemoval, missingIds } from './diff';
 import type { DeliveryRecord, TriggerState } from './deliveryState';
-import { emptyDelivery, writeDelivery } from './deliveryState';
+import { dropActivationCopy, emptyDelivery, readActivationCopy, writeActivationCopy, writeDelivery } from './deliveryState';
 import { formatEvent } from './events';
 import type { TriggerMemory } from './memory';
-import { holdForConfirmation, isFirstPollOfActivation, massRemovalMark, PROCESS_ID } from './memory';
+import { holdForConfirmation, isFirstPollOfActivation, markPollCompleted, massRemovalMark, PROCESS_ID } from './memory';
 import type { DeliveryPlan } from './outbox';
 import { planDelivery } from './outbox';
 import type { ResyncOptions } from './resync';
 import { resyncDue, tombstoneWindow } from './resync';
 import type { ReadState } from './state';
 import { holdsState, writeSnapshot } from './state';
-import { dropActivationCopy, readActivationCopy, writeActivationCopy } from './deliveryState';
 
 /** The stored state as the node read it: undefined for a new baseline (with the old `seq` when it could still be read). */
 export interface StoredRead {
@@ -136,7 +135,7 @@ function write(input: PollInput, snapshot: TriggerState['snapshot'], plan: Deliv
 }
 
 function emit(input: PollInput, plan: DeliveryPlan): INodeExecutionData[][] | null {
-	input.memory.started = true;
+	markPollCompleted(input.memory, input.staticData);
 	if (plan.items.length === 0) return null;
 	return [plan.items.map(({ event, delivery }) => ({ json: formatEvent(event, delivery, input.simplify) }))];
 }

@@ -54,6 +54,17 @@ export class N8nDatabase {
 	jobsProvisioned = false;
 }
 
+/** The Services Trigger from a fresh copy of the node's modules: nothing of another process's memory. */
+export function freshServicesTrigger(): INodeType {
+	let trigger: INodeType | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const module = require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => INodeType };
+		trigger = new module.ServicesTrigger();
+	});
+	return trigger!;
+}
+
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** One n8n process: a fresh copy of the node's module (its process memory), the database it shares with the next one. */
@@ -70,7 +81,7 @@ export class N8nProcess {
 		readonly credentials: TestCredentials,
 		/** The sink: an execution's items, when it runs to its end. */
 		private readonly deliver: (items: IDataObject[]) => void,
-		nodeType: INodeType,
+		nodeType: INodeType = freshServicesTrigger(),
 	) {
 		registerNodeType(SERVICES_TRIGGER_TYPE, nodeType);
 	}

@@ -1,7 +1,8 @@
 /**
  * The Services Trigger's delivery promise (issue 27), model-based: generated sequences of platform
  * changes, polls, time passing and SIGKILLs of n8n's process at every point of the poll, emit, save
- * and execution sequence, in both n8n settings (default, and durable poll cursors), each kill
+ * and execution sequence, in both n8n settings (default, and durable poll cursors, where a poll may
+ * also lose its lease: n8n then commits nothing of it and drops its events), each kill
  * followed by a restart on the same database (test/harness/n8nProcess.ts re-does n8n 2.41.1's side;
  * every poll runs the real node through n8n-core's poll executor against a real loopback server).
  *
@@ -17,11 +18,11 @@
  * with any counterexample) so `npm test` never fails at random; explore with other seeds.
  */
 import fc from 'fast-check';
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
-import { closeLocalServers, startLocalServer } from '../harness/localServer';
+import { closeLocalServers, startJsonServer } from '../harness/localServer';
 import type { CrashPoint, Setting } from '../harness/n8nProcess';
 import { CRASH_POINTS, N8nDatabase, N8nProcess } from '../harness/n8nProcess';
 import { registerNodeType, SERVICES_TRIGGER_TYPE, servicesTriggerNode } from '../harness/workflow';
@@ -44,7 +45,7 @@ type Step =
 	| { kind: 'remove'; id: string }
 	| { kind: 'status'; id: string; status: string }
 	| { kind: 'vcores'; id: string; vcores: number }
-	| { kind: 'poll'; crash: CrashPoint }
+	| { kind: 'poll'; crash: CrashPoint; leaseLost: boolean }
 	| { kind: 'wait'; ms: number }
 	| { kind: 'kill' };
 
@@ -59,6 +60,8 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 		arbitrary: fc.record({
 			kind: fc.constant('poll' as const),
 			crash: fc.oneof({ weight: 4, arbitrary: fc.constant<CrashPoint>('none') }, { weight: 3, arbitrary: fc.constantFrom(...CRASH_POINTS) }),
+			// Durable cursors: the poll lost its lease meanwhile, so n8n commits nothing of it and drops its events.
+			leaseLost: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 		}),
 	},
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 1_000, max: 40 * 60_000 }) }) },
@@ -122,27 +125,10 @@ class Sink {
 /** What an item says, besides how it was delivered. */
 const same = (item: IDataObject) => ({ event: item.event, id: item.id_service, previous: item.previous, seq: item.seq, detectedAt: item.detectedAt, service: item.service });
 
-/** A new n8n process: a fresh copy of the node's modules, so nothing of the last process's memory. */
-function freshTrigger(): INodeType {
-	let trigger: INodeType | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const module = require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => INodeType };
-		trigger = new module.ServicesTrigger();
-	});
-	return trigger!;
-}
-
 let api: LocalServer;
 let platform: Platform;
 beforeAll(async () => {
-	api = await startLocalServer({
-		handler: (_req, res) => {
-			const records = [...platform.services].map(([id, values]) => serviceRecord({ id, ...values }));
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(records));
-		},
-	});
+	api = await startJsonServer(() => [...platform.services].map(([id, values]) => serviceRecord({ id, ...values })));
 	jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'] });
 });
 afterAll(async () => {
@@ -161,7 +147,7 @@ async function run(setting: Setting, steps: readonly Step[]): Promise<{ sink: Si
 	const db = new N8nDatabase();
 	const sink = new Sink();
 	const node = servicesTriggerNode({}, { id: `model-${setting}` });
-	const spawn = () => new N8nProcess(db, setting, node, { apiKey: KEY, baseUrl: api.origin }, (items) => sink.receive(items), freshTrigger());
+	const spawn = () => new N8nProcess(db, setting, node, { apiKey: KEY, baseUrl: api.origin }, (items) => sink.receive(items));
 	let process = spawn();
 	await process.start('activate');
 	let kills = 0;
@@ -189,7 +175,7 @@ async function run(setting: Setting, steps: readonly Step[]): Promise<{ sink: Si
 			case 'poll':
 				await ensureAlive();
 				advance(POLL_INTERVAL_MS);
-				await process.poll(step.crash);
+				await process.poll(step.crash, { leaseLost: setting === 'durable' && step.leaseLost });
 				break;
 			case 'wait':
 				advance(step.ms);

@@ -1,12 +1,12 @@
 /**
  * The Services Trigger's delivery through n8n-core's poll executor against a real loopback server
  * (issue 27): the item fields, redelivery after a restart, state versions 1 to 3, a damaged delivery
- * record, the durable-cursor activation hole, Resync, Fetch test event, and Confirm Mass Removals
+ * record, the durable-cursor activation hole and its copy in the global static data, Resync, Fetch test event, and Confirm Mass Removals
  * confirming only the same set (issue 28 item 5). n8n's side of a restart is test/harness/n8nProcess.ts.
  */
 import fc from 'fast-check';
 import { PollContext } from 'n8n-core';
-import type { IDataObject, INode, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { serviceRecord } from '../harness/fixtures';
@@ -46,22 +46,12 @@ const set = (id: string, spec: Partial<{ status: string; vcores: number }>) => {
 	listing = listing.map((record) => ((record as IDataObject).id_service === id ? serviceRecord({ id, ...spec }) : record));
 };
 
-/** A new n8n process: a fresh copy of the node's modules (no memory of the last one). */
-function freshTrigger(): INodeType {
-	let trigger: INodeType | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		trigger = new (require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => INodeType }).ServicesTrigger();
-	});
-	return trigger!;
-}
-
 /** n8n (in `setting`) with the trigger active; the sink collects what the executions delivered. */
 function cluster(setting: Setting, parameters: INodeParameters = {}) {
 	const db = new N8nDatabase();
 	const delivered: IDataObject[][] = [];
 	const node = triggerNode(parameters);
-	const spawn = () => new N8nProcess(db, setting, node, credentials(), (list) => delivered.push(list), freshTrigger());
+	const spawn = () => new N8nProcess(db, setting, node, credentials(), (list) => delivered.push(list));
 	return { db, delivered, node, spawn };
 }
 
@@ -169,6 +159,24 @@ describe.each<Setting>(['default', 'durable'])('restarts with %s settings', (set
 	});
 });
 
+describe.each<Setting>(['default', 'durable'])('the activation copy in the global static data, %s settings', (setting) => {
+	// Durable: the poll at activation is not committed, so the first scheduled poll still starts from the copy.
+	const polls = setting === 'default' ? 1 : 2;
+	test(`is dropped by the first poll that finds a state of its own and emits (poll ${polls}): saved with it`, async () => {
+		const { db, spawn } = cluster(setting);
+		const copies = () => Object.keys((db.workflowStaticData.global as IDataObject | undefined) ?? {});
+		const process = spawn();
+		await process.start('activate');
+		expect(copies()).toEqual(['servicesTrigger:Services Trigger']);
+		for (let poll = 1; poll <= polls; poll++) {
+			expect(copies()).toHaveLength(1);
+			set('srv-1', { status: poll % 2 === 1 ? 'suspended' : 'active' });
+			await process.poll();
+		}
+		expect(copies()).toEqual([]);
+	});
+});
+
 describe('durable cursors: a poll that lost its lease', () => {
 	test('its events were dropped with its state: the next poll finds them again, same ids, marked (the memory never overrides the stored state)', async () => {
 		const { db, delivered, spawn } = cluster('durable');
@@ -262,6 +270,30 @@ describe('Resync', () => {
 		expect(restart[0].eventId).toBe(removed.eventId);
 		expect(restart[1].eventId).not.toBe(delivered[0][0].eventId);
 		expect(restart[1].seq as number).toBeGreaterThan(removed.seq as number);
+	});
+
+	test('At Start resyncs once per activation: not again at the scheduled polls, which n8n runs in the activation mode "activate" too', async () => {
+		const { delivered, spawn } = cluster('default', { resync: { onStart: true } });
+		const first = spawn();
+		await first.start('activate');
+		expect(brief(delivered.flat())).toEqual(['srv-1', 'srv-2', 'srv-3'].map((id) => ['resync', id, false]));
+		await first.poll();
+		await first.poll();
+		expect(delivered).toHaveLength(1);
+	});
+
+	test('At Start after an activation poll held by Confirm Mass Removals: the next poll resyncs', async () => {
+		const { delivered, spawn } = cluster('default', { resync: { onStart: true } });
+		const process = spawn();
+		await process.start('activate');
+		const kept = listing;
+		listing = [];
+		// Deactivated and activated again in the same process: its first poll holds the empty listing.
+		await process.start('activate');
+		expect(delivered).toHaveLength(1);
+		listing = kept;
+		await process.poll();
+		expect(brief(delivered.flat().slice(3))).toEqual(['srv-1', 'srv-2', 'srv-3'].map((id) => ['resync', id, false]));
 	});
 
 	test('Every (Hours): a resync when the interval has passed since the last one, counted in time, not polls', async () => {
