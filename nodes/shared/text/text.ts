@@ -97,7 +97,7 @@ export function render(value: Text, redact: Redact, max: number): string {
 const ESCAPE_LENGTH = 6;
 
 /** Foreign text with each character of controls.ts escaped, and where each escape begins. */
-export function neutralise(value: string): { text: string; escapes: number[] } {
+function neutralise(value: string): { text: string; escapes: number[] } {
 	if (!MAY_NEED_ESCAPE.test(value)) return { text: value, escapes: [] };
 	let text = '';
 	const escapes: number[] = [];
