@@ -5,15 +5,15 @@
 //
 //   node bench/redact.mjs [--rounds 7] [--size 1048576] [--baseline 6e66959] [--compare main] [--old b6998ae] [--cap 1000] [--json]
 //
-// 1. Loads nodes/shared/text/redact.ts of this checkout (with the modules it imports), and the file as it
-//    was at --old (git show), each transpiled with the typescript package (transpileModule) and run in
+// 1. Loads nodes/shared/text/redact.ts of this checkout (with the modules it imports), and the
+//    redactors of --old, --baseline and --compare (each its redact.ts and the modules it imports, read
+//    from git at that commit), each transpiled with the typescript package (transpileModule) and run in
 //    this process: no build.
 // 2. New: each case at --size characters, one warm-up run, then --rounds runs, each followed by a run of
-//    the --baseline redactor (its redact.ts at that commit) on the same text; the medians, in
-//    wall-clock ms and CPU ms, the ratio new / baseline of the CPU medians (the machine's noise hits
-//    both alike), and the steps the redactor counts per character (its StepMeter). With --compare
-//    <ref> (a commit or branch, such as main), the redactor of that commit too (its redact.ts and the
-//    modules it imports, all read from git), in the same rounds: to weigh a change against the one
+//    the --baseline redactor on the same text; the medians, in wall-clock ms and CPU ms, the ratio
+//    new / baseline of the CPU medians (the machine's noise hits both alike), and the steps the
+//    redactor counts per character (its StepMeter). With --compare <ref> (a commit or branch, such as
+//    main), the redactor of that commit too, in the same rounds: to weigh a change against the one
 //    before it.
 // 3. Old: a regular expression cannot be stopped once it runs, and the first redactor takes minutes
 //    on some of these texts. So each case runs at 1 KB, 2 KB, ... doubling while a run stays under
@@ -68,25 +68,28 @@ function loadModule(source, read, cache = new Map()) {
 	return module.exports;
 }
 
-const textDir = join(root, 'nodes/shared/text');
-const readHere = (name) => readFileSync(join(textDir, `${name}.ts`), 'utf8');
+const readHere = (name) => readFileSync(join(root, 'nodes/shared/text', `${name.replace(/^\.\//, '')}.ts`), 'utf8');
 const current = loadModule(readHere('redact'), readHere);
-// Before 0.5.0 the shared modules sat in one folder: the old file is read where that ref kept it.
-const oldSource = (ref) => {
-	for (const file of ['nodes/shared/text/redact.ts', 'nodes/shared/redact.ts']) {
+/**
+ * The redactor of a commit or branch: its redact.ts and the modules that imports, all read from git at
+ * that ref (before 0.5.0 the shared modules sat in one folder, nodes/shared/).
+ */
+function redactorAt(ref) {
+	for (const folder of ['nodes/shared/text', 'nodes/shared']) {
+		const read = (name) => execFileSync('git', ['show', `${ref}:${folder}/${name.replace(/^\.\//, '')}.ts`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+		let source;
 		try {
-			return execFileSync('git', ['show', `${ref}:${file}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+			source = read('redact');
 		} catch {
-			// not at this path in that ref: the older layout is tried next
+			continue; // not in this folder at that ref: the older layout is tried next
 		}
+		return loadModule(source, read);
 	}
-	throw new Error(`--old ${ref}: no redact.ts in that commit`);
-};
-const first = loadModule(oldSource(args.old), readHere);
-const baseline = loadModule(oldSource(args.baseline), readHere);
-/** The redactor of --compare, every module of it from git at that ref. */
-const readAt = (ref) => (name) => execFileSync('git', ['show', `${ref}:nodes/shared/text/${name.replace(/^\.\//, '')}.ts`], { cwd: root, encoding: 'utf8' });
-const compared = args.compare ? loadModule(readAt(args.compare)('redact'), readAt(args.compare)) : undefined;
+	throw new Error(`${ref}: no redact.ts in that commit`);
+}
+const first = redactorAt(args.old);
+const baseline = redactorAt(args.baseline);
+const compared = args.compare ? redactorAt(args.compare) : undefined;
 
 const SPACED = 'Bearer sk-live-3e8b1f0c9a27d456f00d';
 const ESCAPED = 'sk-live-%41%2B+key+\\n-3e8b1f0c9a27d456';

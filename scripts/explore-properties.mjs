@@ -8,9 +8,9 @@
 //
 // Runs jest on the files (default: test/unit/redact.property.test.ts) with FC_EXPLORE_SEEDS and
 // FC_RUNS_FACTOR set: test/harness/propertySetup.ts then runs each property with that many random
-// seeds and that many times its runs. Prints each failure (test, seed, runs, counterexample) as it
-// is found, and at the end how many properties ran, with how many cases, in how long; written to
-// .tmp/explore-properties.jsonl too. Exits 1 when any seed failed.
+// seeds and that many times its runs. Prints jest's count of tests, then each failure (test, seed,
+// runs, counterexample; also written to .tmp/explore-properties.jsonl), how many seeds failed and how
+// long it took. Exits 1 when any seed failed.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,7 +26,8 @@ runMain(async () => {
 		options: { seeds: { type: 'string', default: '200' }, factor: { type: 'string', default: '4' }, help: { type: 'boolean', default: false } },
 	});
 	if (values.help) {
-		console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 14).map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
+		const lines = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1);
+		console.log(lines.slice(0, lines.findIndex((line) => !line.startsWith('//'))).map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
 		return 0;
 	}
 	const files = positionals.length > 0 ? positionals : ['test/unit/redact.property.test.ts'];

@@ -99,10 +99,13 @@ function base64Of(prefix: string, key: string, alphabet: 'base64' | 'base64url')
 
 export type Form = (key: string, stored: string, pick: <T>(options: readonly T[]) => T) => Embedded;
 
+/** Characters docs/security.md promises the redactor reads past like whitespace: controls, separators, bidi controls, a lone low surrogate, an ANSI sequence's ESC. */
+const CONTROLS = ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029', '\u061c', '\u200f', '\u202e', '\u2069', '\udc00'];
+
 const SINGLE_FORMS: Record<string, Form> = {
 	asStored: (_key, stored) => perChar(stored, (char) => char),
 	trimmed: (key) => perChar(key, (char) => char),
-	whitespaceInside: (key, _stored, pick) => perChar(key, (char) => char, () => pick(['', '', ' ', '\n', '\r\n', '\t', '  \n  '])),
+	whitespaceInside: (key, _stored, pick) => perChar(key, (char) => char, () => pick(['', '', ' ', '\n', '\r\n', '\t', '  \n  ', ...CONTROLS])),
 	percentAll: (key, _stored, pick) => {
 		const lower = pick([false, true]);
 		const space = pick(['+', '%20']);

@@ -29,31 +29,25 @@ if (Number(process.env.FC_EXPLORE_SEEDS ?? 0) > 0) {
 				if (failures.length > 0) throw new Error(`${failures.length} of ${seeds} seeds failed; the first:\n${failures[0]}`);
 			};
 			const seedsToTry = Array.from({ length: seeds }, () => (Math.random() * 2 ** 32) | 0);
-			let first: unknown;
-			try {
-				first = actual.default.assert(property, { ...params, seed: seedsToTry[0], numRuns } as never) as unknown;
-			} catch (error) {
-				failed(seedsToTry[0], error);
-			}
-			if (first instanceof Promise) {
+			/** One seed: a failure recorded, thrown or rejected; an async property's promise returned. */
+			const attempt = (seed: number): Promise<void> | undefined => {
+				try {
+					const result = actual.default.assert(property, { ...params, seed, numRuns } as never) as unknown;
+					return result instanceof Promise ? result.then(undefined, (error: unknown) => failed(seed, error)) : undefined;
+				} catch (error) {
+					failed(seed, error);
+					return undefined;
+				}
+			};
+			const first = attempt(seedsToTry[0]);
+			if (first !== undefined) {
 				return (async () => {
-					for (const [index, seed] of seedsToTry.entries()) {
-						try {
-							await (index === 0 ? first : actual.default.assert(property, { ...params, seed, numRuns } as never));
-						} catch (error) {
-							failed(seed, error);
-						}
-					}
+					await first;
+					for (const seed of seedsToTry.slice(1)) await attempt(seed);
 					verdict();
 				})();
 			}
-			for (const seed of seedsToTry.slice(1)) {
-				try {
-					actual.default.assert(property, { ...params, seed, numRuns } as never);
-				} catch (error) {
-					failed(seed, error);
-				}
-			}
+			for (const seed of seedsToTry.slice(1)) attempt(seed);
 			verdict();
 		};
 		const patched = { ...actual.default, assert: explore };

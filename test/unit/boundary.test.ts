@@ -172,6 +172,18 @@ describe('render() neutralises: no control character, separator, bidi control or
 		);
 	});
 
+	test('every code unit of the Basic Multilingual Plane, alone: escaped exactly when it is one of them (the quick test and the loop agree)', () => {
+		const wrong: string[] = [];
+		for (let code = 0; code <= 0xffff; code++) {
+			const char = String.fromCharCode(code);
+			const shown = render(text`${foreign(char)}`, (t) => t, 100);
+			// U+E000 to U+E002 mark the slots of foreign parts: foreign() replaces them (see text.ts).
+			const expected = RAW_CONTROL.test(char) ? `\\u${code.toString(16).toUpperCase().padStart(4, '0')}` : code >= 0xe000 && code <= 0xe002 ? '\uFFFD' : char;
+			if (shown !== expected) wrong.push(`U+${code.toString(16).padStart(4, '0')}: ${JSON.stringify(shown)}`);
+		}
+		expect(wrong).toEqual([]);
+	});
+
 	test('the key split by control characters is still found: redaction comes first', () => {
 		fc.assert(
 			fc.property(fc.array(fc.constantFrom('\u0000', '\u001b', '\r\n', '\u0085', '\u2028', '\u202e', '\u2069', '\ud800', ''), { minLength: key.length, maxLength: key.length }), (splits) => {

@@ -204,7 +204,7 @@ export class Cursor {
 		return this.beforeRun > 0 && this.triggerGoesOn(trigger);
 	}
 
-	triggerGoesOn(trigger: number): boolean {
+	private triggerGoesOn(trigger: number): boolean {
 		const moved = this.lengths[this.beforeRow + this.classOf[trigger]];
 		return moved === GOES_ON || moved > 1;
 	}
@@ -220,7 +220,7 @@ export class Cursor {
 	}
 
 	/** One more unit (of class `column`), beginning at `begin` in the text, a run through it ending at `stop`. */
-	add(column: number, begin: number, stop: number): void {
+	private add(column: number, begin: number, stop: number): void {
 		this.begins[this.units & 255] = begin;
 		const cell = this.row + column;
 		this.row = this.next[cell];

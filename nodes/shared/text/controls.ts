@@ -11,24 +11,10 @@
  * - a lone surrogate (U+D800 to U+DFFF not in a pair).
  */
 
-/** Whether a UTF-16 code unit (or code point) is one of the characters above; surrogates: see isLoneSurrogateAt. */
+/** Whether a UTF-16 code unit (or code point) is one of the characters above, lone surrogates aside (they need their neighbours: neutralise() in text.ts). */
 export function isControl(code: number): boolean {
 	if (code < 0xa0) return code < 0x20 || code >= 0x7f;
 	return code === 0x061c || code === 0x200e || code === 0x200f || (code >= 0x2028 && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
-}
-
-/** Whether the code unit at `index` is a surrogate without its other half. */
-export function isLoneSurrogateAt(value: string, index: number): boolean {
-	const code = value.charCodeAt(index);
-	if (code >= 0xd800 && code <= 0xdbff) {
-		const low = value.charCodeAt(index + 1);
-		return !(low >= 0xdc00 && low <= 0xdfff);
-	}
-	if (code >= 0xdc00 && code <= 0xdfff) {
-		const high = value.charCodeAt(index - 1);
-		return !(high >= 0xd800 && high <= 0xdbff);
-	}
-	return false;
 }
 
 /** Characters that may need escaping, for a quick test of a whole string (the rest are never escaped). */

@@ -39,6 +39,7 @@
  */
 import type { Matcher, Spans, StepMeter } from './automaton';
 import { buildAutomaton } from './automaton';
+import type { Layer } from './decode';
 import { BYTE, decodeLayer, DEPTH, isGap, textLayer } from './decode';
 import { unitsOfCode, utf8 } from './units';
 import type { Trails } from './walk';
@@ -69,7 +70,7 @@ export function makeRedactor(secret: unknown, meter: StepMeter = { steps: 0 }): 
 }
 
 function matcherOf(key: string, meter: StepMeter): Matcher {
-	const plain = unitsOf(key, 0, meter).length;
+	const plain = unitsOf(textLayer(key), true, meter).length;
 	const minRun = plain >= MIN_PLAIN && plain < MIN_RUN ? plain : MIN_RUN;
 	return { automaton: buildAutomaton(patternsOf(key, minRun, meter), meter), minRun };
 }
@@ -82,19 +83,24 @@ function patternsOf(key: string, minRun: number, meter: StepMeter): number[][] {
 	const forms = [key, JSON.stringify(key).slice(1, -1), bytes.join(''), bytes.join(':'), ...base64Forms(key)];
 	const texts = new Set<string>();
 	for (const form of forms) {
+		// Its characters beyond ASCII also as they are, not folded: their UTF-8 bytes, escaped, may be
+		// decoded in different layers (`%C3` in one, `%9C` in the next), as bytes that fold to nothing.
+		const unfolded = /[^\x00-\x7f]/.test(form);
+		let layer = textLayer(form);
 		for (let depth = 0; depth <= DEPTH; depth++) {
-			texts.add(Buffer.from(unitsOf(form, depth, meter)).toString('latin1'));
-			// Its characters beyond ASCII as they are, not folded: their UTF-8 bytes, escaped, may be
-			// decoded in different layers (`%C3` in one, `%9C` in the next), as bytes that fold to nothing.
-			if (/[^\x00-\x7f]/.test(form)) texts.add(Buffer.from(unitsOf(form, depth, meter, false)).toString('latin1'));
+			if (depth > 0) {
+				layer = decodeLayer(layer);
+				meter.steps += layer.below!.length;
+			}
+			texts.add(unitsOf(layer, true, meter));
+			if (unfolded) texts.add(unitsOf(layer, false, meter));
 		}
 	}
 	return [...texts].filter((units) => units.length >= minRun).map((units) => [...Buffer.from(units, 'latin1')]);
 }
 
-function unitsOf(text: string, depth: number, meter: StepMeter, folded = true): number[] {
-	let layer = textLayer(text);
-	for (let at = 0; at < depth; at++) layer = decodeLayer(layer);
+/** The units of a layer, as a latin1 string (one character a unit): folded, or beyond ASCII as they are. */
+function unitsOf(layer: Layer, folded: boolean, meter: StepMeter): string {
 	const units: number[] = [];
 	const out = new Uint8Array(4);
 	for (let index = 0; index < layer.length; index++) {
@@ -102,8 +108,8 @@ function unitsOf(text: string, depth: number, meter: StepMeter, folded = true): 
 		const count = folded || code < 0x80 || code >= BYTE || isGap(code) ? unitsOfCode(code, out) : utf8(code, out);
 		for (let unit = 0; unit < count; unit++) units.push(out[unit]);
 	}
-	meter.steps += (depth + 1) * text.length + units.length;
-	return units;
+	meter.steps += layer.length + units.length;
+	return Buffer.from(units).toString('latin1');
 }
 
 /**

@@ -86,7 +86,8 @@ export function render(value: Text, redact: Redact, max: number): string {
 		out += value.slice(last, slot.index).replace(MARKERS, '');
 		const shown = neutralise(redact(slot[2]));
 		const kept = cut(shown.text, Number(slot[1]), shown.escapes);
-		for (const at of shown.escapes) if (at < kept.length - 1) escapes.push(out.length + at);
+		// The escapes kept whole (cut() cuts before an escape, never inside one).
+		for (const at of shown.escapes) if (at + ESCAPE_LENGTH <= kept.length) escapes.push(out.length + at);
 		out += kept;
 		last = slot.index + slot[0].length;
 	}
@@ -97,7 +98,7 @@ export function render(value: Text, redact: Redact, max: number): string {
 const ESCAPE_LENGTH = 6;
 
 /** Foreign text with each character of controls.ts escaped, and where each escape begins. */
-export function neutralise(value: string): { text: string; escapes: number[] } {
+function neutralise(value: string): { text: string; escapes: number[] } {
 	if (!MAY_NEED_ESCAPE.test(value)) return { text: value, escapes: [] };
 	let text = '';
 	const escapes: number[] = [];
