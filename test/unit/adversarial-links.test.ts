@@ -336,7 +336,7 @@ describe('Retry-After: negative, past dates, garbage, several headers', () => {
 
 	test('several Retry-After headers, the first a day: not waited out, the error says why and how to fix it', async () => {
 		const { result, api, waits } = await afterOne429({ 'retry-after': ['86400', '1'] }, { options: { timeout: 5000 } });
-		expect(result.error?.message).toBe('The platform asks to wait 24 h (HTTP 429), longer than the time left');
+		expect(result.error?.message).toBe('The platform asks to wait 24 h (HTTP 429), longer than a retry may wait (the Timeout, 5 s)');
 		expect(result.error?.description).toMatch(/raise "Timeout" under Options/);
 		expect(api.seen).toHaveLength(1);
 		expect(waits).toEqual([]);
@@ -346,7 +346,7 @@ describe('Retry-After: negative, past dates, garbage, several headers', () => {
 		'%s: capped at a day, not waited out within a 5 s Timeout',
 		async (_name, value) => {
 			const { result, waits } = await afterOne429({ 'retry-after': value }, { options: { timeout: 5000 } });
-			expect(result.error?.message).toBe('The platform asks to wait 24 h (HTTP 429), longer than the time left');
+			expect(result.error?.message).toBe('The platform asks to wait 24 h (HTTP 429), longer than a retry may wait (the Timeout, 5 s)');
 			expect(waits).toEqual([]);
 		},
 	);

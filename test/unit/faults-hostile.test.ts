@@ -271,7 +271,7 @@ describe('retries of 429, 502, 503 and 504', () => {
 		expectNoKey(result);
 	});
 
-	test('a Retry-After longer than the time left fails at once, naming the wait', async () => {
+	test('a Retry-After longer than the Timeout fails at once, naming the wait and the Timeout', async () => {
 		const server = await startServer();
 		server.script(status(429, { 'retry-after': '3600' }));
 		const waits = watchRetryWaits();
@@ -280,7 +280,7 @@ describe('retries of 429, 502, 503 and 504', () => {
 		expect(server.seen).toHaveLength(1);
 		expect(result.error).toMatchObject({
 			httpCode: '429',
-			message: 'The platform asks to wait 60 min (HTTP 429), longer than the time left',
+			message: 'The platform asks to wait 60 min (HTTP 429), longer than a retry may wait (the Timeout, 5 s)',
 		});
 		expect(result.error?.description).toMatch(/raise "Timeout" under Options/);
 	});
@@ -290,7 +290,7 @@ describe('retries of 429, 502, 503 and 504', () => {
 		server.script(status(503, { 'retry-after': '0' }), status(429, { 'retry-after': '3600' }));
 		const result = await run(server.origin, { options: { timeout: 5000 } });
 		expect(server.seen).toHaveLength(2);
-		expect(result.error?.message).toBe('The platform asks to wait 60 min (HTTP 429), longer than the time left');
+		expect(result.error?.message).toBe('The platform asks to wait 60 min (HTTP 429), longer than a retry may wait (the Timeout, 5 s)');
 		expect(result.error?.description).toMatch(/The node retried 1 time over \d+ ms\.$/);
 	});
 

@@ -106,11 +106,11 @@ export function describeRetryTooLong(context: {
 	limits: Pick<RequestLimits, 'timeoutMs' | 'listingTimeMs' | 'pollBudget'>;
 }): ErrorText {
 	const { limits } = context;
-	const message = text`The platform asks to wait ${formatDuration(context.waitMs)} (HTTP ${context.status}), longer than the time left`;
+	const asked = text`The platform asks to wait ${formatDuration(context.waitMs)} (HTTP ${context.status})`;
 	const later = own('Run the workflow later, run it less often, or');
 	if (context.waitMs > limits.timeoutMs) {
 		return {
-			message,
+			message: text`${asked}, longer than a retry may wait (the Timeout, ${formatDuration(limits.timeoutMs)})`,
 			description: text`A retry waits at most the Timeout (${formatDuration(limits.timeoutMs)}), so the node did not wait. ${later} raise "Timeout" under Options above the wait the platform asks for.`,
 		};
 	}
@@ -119,7 +119,7 @@ export function describeRetryTooLong(context: {
 		limits.pollBudget === undefined
 			? text`Only ${left} of the Listing Time Limit (${formatDuration(limits.listingTimeMs)}) were left, so the node did not wait. ${later} raise "Listing Time Limit" under Options.`
 			: text`Only ${left} of the time for this poll (${formatDuration(limits.listingTimeMs)}, within the poll's budget of ${formatDuration(limits.pollBudget.budgetMs)}) were left, so the node did not wait. The next poll tries again; if this repeats, set the trigger's Poll Times further apart.`;
-	return { message, description };
+	return { message: text`${asked}, longer than the time left`, description };
 }
 
 /** A redirect the node does not follow; `location` as the server sent it (foreign: quoted redacted, then bounded). */
