@@ -17,7 +17,10 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export function headerText(scriptUrl) {
 	const lines = readFileSync(fileURLToPath(scriptUrl), 'utf8').split('\n').slice(1);
 	const end = lines.findIndex((line) => !line.startsWith('//'));
-	return `${lines.slice(0, end).map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`;
+	return `${lines
+		.slice(0, end)
+		.map((line) => line.replace(/^\/\/ ?/, ''))
+		.join('\n')}\n`;
 }
 
 /**
@@ -51,7 +54,10 @@ export function readLoadavg() {
 	try {
 		return readFileSync('/proc/loadavg', 'utf8').trim();
 	} catch {
-		return os.loadavg().map((value) => value.toFixed(2)).join(' ');
+		return os
+			.loadavg()
+			.map((value) => value.toFixed(2))
+			.join(' ');
 	}
 }
 

@@ -20,12 +20,12 @@ const NODE_TYPE = 'n8n-nodes-service-platform.services';
 const TRIGGER_TYPE = 'n8n-nodes-service-platform.servicesTrigger';
 const CREDENTIAL = { servicePlatformApi: { id: 'cred-1', name: 'Service Platform account' } };
 const engine = createEngine({
-  nodeTypes: { [NODE_TYPE]: new Services(), [TRIGGER_TYPE]: new ServicesTrigger() },
-  credentialTypes: { servicePlatformApi: new ServicePlatformApi() },
+	nodeTypes: { [NODE_TYPE]: new Services(), [TRIGGER_TYPE]: new ServicesTrigger() },
+	credentialTypes: { servicePlatformApi: new ServicePlatformApi() },
 });
 
 function node(name, type, typeVersion, parameters, credentials) {
-  return { id: name, name, type, typeVersion, position: [0, 0], parameters, ...(credentials && { credentials }) };
+	return { id: name, name, type, typeVersion, position: [0, 0], parameters, ...(credentials && { credentials }) };
 }
 
 // `npm run bench -- --against <ref>` also runs the dist/ of an earlier commit, built in a checkout
@@ -33,21 +33,21 @@ function node(name, type, typeVersion, parameters, credentials) {
 // credential (as its package.json's n8n section names them).
 const refEngines = new Map();
 function engineFor(packageRoot) {
-  if (!packageRoot || packageRoot === root) return engine;
-  if (!refEngines.has(packageRoot)) {
-    const ref = (file) => require(path.join(packageRoot, file));
-    refEngines.set(
-      packageRoot,
-      createEngine({
-        nodeTypes: {
-          [NODE_TYPE]: new (ref('dist/nodes/Services/Services.node.js').Services)(),
-          [TRIGGER_TYPE]: new (ref('dist/nodes/ServicesTrigger/ServicesTrigger.node.js').ServicesTrigger)(),
-        },
-        credentialTypes: { servicePlatformApi: new (ref('dist/credentials/ServicePlatformApi.credentials.js').ServicePlatformApi)() },
-      }),
-    );
-  }
-  return refEngines.get(packageRoot);
+	if (!packageRoot || packageRoot === root) return engine;
+	if (!refEngines.has(packageRoot)) {
+		const ref = (file) => require(path.join(packageRoot, file));
+		refEngines.set(
+			packageRoot,
+			createEngine({
+				nodeTypes: {
+					[NODE_TYPE]: new (ref('dist/nodes/Services/Services.node.js').Services)(),
+					[TRIGGER_TYPE]: new (ref('dist/nodes/ServicesTrigger/ServicesTrigger.node.js').ServicesTrigger)(),
+				},
+				credentialTypes: { servicePlatformApi: new (ref('dist/credentials/ServicePlatformApi.credentials.js').ServicePlatformApi)() },
+			}),
+		);
+	}
+	return refEngines.get(packageRoot);
 }
 
 /**
@@ -56,22 +56,22 @@ function engineFor(packageRoot) {
  * Resolves with the node's output items; throws the node's error if it failed.
  */
 async function runList({ baseUrl, apiKey, simplify, packageRoot, options }) {
-  const parameters = { resource: 'service', operation: 'list', returnAll: true, simplify, ...(options && { options }) };
-  const list = node('Services', NODE_TYPE, 1, parameters, CREDENTIAL);
-  const { items, error } = await engineFor(packageRoot).runNode({ node: list, credentials: { apiKey, baseUrl } });
-  if (error) throw Object.assign(new Error(`List failed: ${error.message}`), { nodeError: error });
-  return items;
+	const parameters = { resource: 'service', operation: 'list', returnAll: true, simplify, ...(options && { options }) };
+	const list = node('Services', NODE_TYPE, 1, parameters, CREDENTIAL);
+	const { items, error } = await engineFor(packageRoot).runNode({ node: list, credentials: { apiKey, baseUrl } });
+	if (error) throw Object.assign(new Error(`List failed: ${error.message}`), { nodeError: error });
+	return items;
 }
 
 let peerLoaded = false;
 /** Registers HTTP Request and Split Out from `nodesBaseDir` (n8n-nodes-base/dist/nodes). */
 function loadPeer(nodesBaseDir) {
-  if (peerLoaded) return;
-  const { HttpRequest } = require(path.join(nodesBaseDir, 'HttpRequest/HttpRequest.node.js'));
-  const { SplitOut } = require(path.join(nodesBaseDir, 'Transform/SplitOut/SplitOut.node.js'));
-  engine.registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
-  engine.registerNodeType('n8n-nodes-base.splitOut', new SplitOut());
-  peerLoaded = true;
+	if (peerLoaded) return;
+	const { HttpRequest } = require(path.join(nodesBaseDir, 'HttpRequest/HttpRequest.node.js'));
+	const { SplitOut } = require(path.join(nodesBaseDir, 'Transform/SplitOut/SplitOut.node.js'));
+	engine.registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
+	engine.registerNodeType('n8n-nodes-base.splitOut', new SplitOut());
+	peerLoaded = true;
 }
 
 /**
@@ -80,10 +80,10 @@ function loadPeer(nodesBaseDir) {
  * for the whole listing, HTTP Request's own 5 min for each request.
  */
 const PAGINATION = {
-  paginationMode: 'updateAParameterInEachRequest',
-  parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
-  paginationCompleteWhen: 'other',
-  completeExpression: '={{ $response.body.next === null }}',
+	paginationMode: 'updateAParameterInEachRequest',
+	parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
+	paginationCompleteWhen: 'other',
+	completeExpression: '={{ $response.body.next === null }}',
 };
 
 /**
@@ -92,29 +92,35 @@ const PAGINATION = {
  * user builds it without this package. Resolves with Split Out's items.
  */
 async function runPeer({ baseUrl, apiKey, nodesBaseDir, paged = false }) {
-  loadPeer(nodesBaseDir);
-  const http = node(
-    'HTTP Request',
-    'n8n-nodes-base.httpRequest',
-    4.2,
-    {
-      method: 'GET',
-      url: `${baseUrl}/v2026/services`,
-      authentication: 'predefinedCredentialType',
-      nodeCredentialType: 'servicePlatformApi',
-      options: paged ? { pagination: { pagination: PAGINATION } } : {},
-    },
-    CREDENTIAL,
-  );
-  const split = node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} });
-  const { items, error } = await engine.runChain({ nodes: [http, split], credentials: { apiKey, baseUrl } });
-  if (error) throw Object.assign(new Error(`HTTP Request + Split Out failed: ${error.message}`), { nodeError: error });
-  return items;
+	loadPeer(nodesBaseDir);
+	const http = node(
+		'HTTP Request',
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'GET',
+			url: `${baseUrl}/v2026/services`,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: 'servicePlatformApi',
+			options: paged ? { pagination: { pagination: PAGINATION } } : {},
+		},
+		CREDENTIAL,
+	);
+	const split = node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} });
+	const { items, error } = await engine.runChain({ nodes: [http, split], credentials: { apiKey, baseUrl } });
+	if (error) throw Object.assign(new Error(`HTTP Request + Split Out failed: ${error.message}`), { nodeError: error });
+	return items;
 }
 
 // The Services Trigger with every event and its defaults (Simplify on, no filters), `parameters` added.
 function triggerNode(parameters = {}) {
-  return node('Services Trigger', TRIGGER_TYPE, 1, { events: ['created', 'statusChanged', 'specsChanged', 'removed'], simplify: true, ...parameters }, CREDENTIAL);
+	return node(
+		'Services Trigger',
+		TRIGGER_TYPE,
+		1,
+		{ events: ['created', 'statusChanged', 'specsChanged', 'removed'], simplify: true, ...parameters },
+		CREDENTIAL,
+	);
 }
 const trigger = triggerNode();
 const workflowNodes = new WeakMap();
@@ -126,18 +132,18 @@ const workflowNodes = new WeakMap();
  * `parameters` are added to the trigger's defaults (e.g. { resync: { onStart: true } }).
  */
 function triggerWorkflow(staticData, { packageRoot, parameters } = {}) {
-  const triggerOf = parameters === undefined ? trigger : triggerNode(parameters);
-  const workflow = engineFor(packageRoot).createWorkflow([triggerOf], staticData);
-  workflowNodes.set(workflow, { node: triggerOf, packageRoot });
-  return workflow;
+	const triggerOf = parameters === undefined ? trigger : triggerNode(parameters);
+	const workflow = engineFor(packageRoot).createWorkflow([triggerOf], staticData);
+	workflowNodes.set(workflow, { node: triggerOf, packageRoot });
+	return workflow;
 }
 
 /** One scheduled poll of the trigger of `workflow`. Resolves with the emitted items, or null when nothing changed. */
 async function pollTrigger({ workflow, baseUrl, apiKey }) {
-  const { node: triggerOf, packageRoot } = workflowNodes.get(workflow) ?? { node: trigger };
-  const { emitted, error } = await engineFor(packageRoot).poll({ workflow, node: triggerOf, credentials: { apiKey, baseUrl } });
-  if (error) throw Object.assign(new Error(`Services Trigger poll failed: ${error.message}`), { nodeError: error });
-  return emitted === null ? null : emitted[0];
+	const { node: triggerOf, packageRoot } = workflowNodes.get(workflow) ?? { node: trigger };
+	const { emitted, error } = await engineFor(packageRoot).poll({ workflow, node: triggerOf, credentials: { apiKey, baseUrl } });
+	if (error) throw Object.assign(new Error(`Services Trigger poll failed: ${error.message}`), { nodeError: error });
+	return emitted === null ? null : emitted[0];
 }
 
 module.exports = { runList, runPeer, triggerWorkflow, pollTrigger };

@@ -29,11 +29,18 @@ const { values: args } = benchArgs(import.meta.url, {
 
 if (!args.child) {
 	if (!args['no-build']) {
-		const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+		const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+			cwd: root,
+			encoding: 'utf8',
+		});
 		if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
 	}
 	// A child with --expose-gc: every run starts from a collected heap.
-	const child = spawnSync(process.execPath, ['--expose-gc', join(root, 'bench/json-text.mjs'), '--child', '--size', args.size, '--runs', args.runs], { cwd: root, stdio: 'inherit' });
+	const child = spawnSync(
+		process.execPath,
+		['--expose-gc', join(root, 'bench/json-text.mjs'), '--child', '--size', args.size, '--runs', args.runs],
+		{ cwd: root, stdio: 'inherit' },
+	);
 	process.exit(child.status ?? 1);
 }
 
@@ -79,9 +86,19 @@ for (const [name, text] of Object.entries(texts)) {
 		repeated.push(r);
 	}
 	const [p, i, r] = [median(parse), median(integers), median(repeated)];
-	rows.push([name, `${(text.length / 1e6).toFixed(1)} MB`, fixed(p), fixed(i), fixed(i / p, 3), object ? fixed(r) : '-', object ? fixed(r / p, 3) : '-']);
+	rows.push([
+		name,
+		`${(text.length / 1e6).toFixed(1)} MB`,
+		fixed(p),
+		fixed(i),
+		fixed(i / p, 3),
+		object ? fixed(r) : '-',
+		object ? fixed(r / p, 3) : '-',
+	]);
 }
-process.stdout.write(`JSON text scans, ${size.toLocaleString('en-US')} records, median of ${runs} runs (CPU ms); load average: ${readLoadavg()}\n`);
+process.stdout.write(
+	`JSON text scans, ${size.toLocaleString('en-US')} records, median of ${runs} runs (CPU ms); load average: ${readLoadavg()}\n`,
+);
 const titles = ['text', 'size', 'JSON.parse', 'integers', '/parse', 'repeated keys', '/parse'];
 const columns = titles.map((title, index) => ({ title, get: (row) => row[index], align: index === 0 ? 'left' : 'right' }));
 process.stdout.write(`${formatTable(rows, columns)}\n`);

@@ -22,7 +22,11 @@ export function summarizeProfile(file, windows, root) {
 		}
 	});
 	const total = [...selfTime.values()].reduce((a, b) => a + b, 0);
-	const short = (url) => url.replace(/^file:\/\//, '').replace(`${root}/`, '').replace(/.*node_modules\//, '');
+	const short = (url) =>
+		url
+			.replace(/^file:\/\//, '')
+			.replace(`${root}/`, '')
+			.replace(/.*node_modules\//, '');
 	const group = (url) => {
 		const s = short(url);
 		if (s === '') return '(V8/native)';
@@ -30,7 +34,8 @@ export function summarizeProfile(file, windows, root) {
 		if (s.startsWith('dist/') || s.startsWith('bench/') || s.startsWith('mock/')) return s;
 		return s.replace(/^((@[^/]+\/)?[^/]+).*/, '$1');
 	};
-	const label = (frame) => `${frame.functionName || '(anonymous)'}  ${short(frame.url) || ''}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
+	const label = (frame) =>
+		`${frame.functionName || '(anonymous)'}  ${short(frame.url) || ''}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
 	const fn = new Map();
 	const pkg = new Map();
 	const inclusive = new Map();

@@ -25,17 +25,14 @@ import { makeTempDir } from '../scripts/lib/process.mjs';
 import { benchArgs, fixed, median, readLoadavg, root, runJsonChild } from './common.mjs';
 import { prepareRef } from './refs.mjs';
 
-const { values: args } = benchArgs(
-	import.meta.url,
-	{
-		against: { type: 'string', multiple: true, default: [] },
-		size: { type: 'string', default: '100000' },
-		rounds: { type: 'string', default: '5' },
-		runs: { type: 'string', default: '9' },
-		'no-build': { type: 'boolean', default: false },
-		child: { type: 'string' },
-	},
-);
+const { values: args } = benchArgs(import.meta.url, {
+	against: { type: 'string', multiple: true, default: [] },
+	size: { type: 'string', default: '100000' },
+	rounds: { type: 'string', default: '5' },
+	runs: { type: 'string', default: '9' },
+	'no-build': { type: 'boolean', default: false },
+	child: { type: 'string' },
+});
 
 const require = createRequire(import.meta.url);
 
@@ -53,7 +50,10 @@ function measure({ roots, size, runs }) {
 	for (const [name, checkout] of Object.entries(roots)) {
 		const suffix = name === 'this' ? '' : `@${name}`;
 		// Builds before 0.5.0 kept every shared module in one folder (--against an older ref).
-		const built = (room, name) => [join(checkout, 'dist/nodes/shared', room, `${name}.js`), join(checkout, 'dist/nodes/shared', `${name}.js`)].find((file) => existsSync(file));
+		const built = (room, name) =>
+			[join(checkout, 'dist/nodes/shared', room, `${name}.js`), join(checkout, 'dist/nodes/shared', `${name}.js`)].find((file) =>
+				existsSync(file),
+			);
 		const { simplifyServiceRecord } = require(built('record', 'serviceRecord'));
 		const answerStage = built('answer', 'answer');
 		let check;
@@ -123,13 +123,18 @@ const log = (line = '') => process.stdout.write(`${line}\n`);
 process.env.TMPDIR = makeTempDir('sp-records-');
 
 if (!args['no-build']) {
-	const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+	const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+		cwd: root,
+		encoding: 'utf8',
+	});
 	if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
 }
 const roots = { this: root };
 for (const ref of args.against) roots[ref] = (await prepareRef(root, ref, (line) => log(line))).dir;
 
-log(`record pass of List, ${size.toLocaleString('en-US')} records, ${rounds} rounds x ${runs} runs; load average at start: ${readLoadavg()}`);
+log(
+	`record pass of List, ${size.toLocaleString('en-US')} records, ${rounds} rounds x ${runs} runs; load average at start: ${readLoadavg()}`,
+);
 const perRound = [];
 for (let round = 0; round < rounds; round++) {
 	perRound.push(await runJsonChild(['--expose-gc', join(root, 'bench/records.mjs'), '--child', JSON.stringify({ roots, size, runs })]));
@@ -145,14 +150,18 @@ for (const variant of Object.keys(perRound[0].times)) {
 	const walls = perRound.map((round) => median(round.times[variant]));
 	const cpus = perRound.map((round) => median(round.cpu[variant]));
 	const cells = (values) => values.map((ms) => fixed(ms)).join(' ');
-	log(`${variant.padEnd(22)}  ${fixed(median(walls)).padStart(7)}   ${cells(walls).padEnd(36)}  ${fixed(median(cpus)).padStart(6)}   ${cells(cpus)}`);
+	log(
+		`${variant.padEnd(22)}  ${fixed(median(walls)).padStart(7)}   ${cells(walls).padEnd(36)}  ${fixed(median(cpus)).padStart(6)}   ${cells(cpus)}`,
+	);
 }
 for (const ref of args.against) {
 	log('');
 	for (const kind of ['raw', 'simplified']) {
 		for (const clock of ['times', 'cpu']) {
 			const ratios = paired(kind, `${kind}@${ref}`, clock);
-			log(`${kind} this/${ref}, ${clock === 'times' ? 'wall' : 'CPU'} time: ${fixed(median(ratios), 2)}  (rounds ${ratios.map((r) => fixed(r, 2)).join(' ')})`);
+			log(
+				`${kind} this/${ref}, ${clock === 'times' ? 'wall' : 'CPU'} time: ${fixed(median(ratios), 2)}  (rounds ${ratios.map((r) => fixed(r, 2)).join(' ')})`,
+			);
 		}
 	}
 }

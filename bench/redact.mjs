@@ -33,18 +33,15 @@ import { join } from 'node:path';
 import { benchArgs, fixed, median, readLoadavg, root, thousands } from './common.mjs';
 
 const TARGET_MS = 50;
-const { values: args } = benchArgs(
-	import.meta.url,
-	{
-		rounds: { type: 'string', default: '7' },
-		size: { type: 'string', default: String(1 << 20) },
-		old: { type: 'string', default: 'b6998ae' },
-		baseline: { type: 'string', default: '6e66959' },
-		compare: { type: 'string', default: '' },
-		cap: { type: 'string', default: '1000' },
-		json: { type: 'boolean', default: false },
-	},
-);
+const { values: args } = benchArgs(import.meta.url, {
+	rounds: { type: 'string', default: '7' },
+	size: { type: 'string', default: String(1 << 20) },
+	old: { type: 'string', default: 'b6998ae' },
+	baseline: { type: 'string', default: '6e66959' },
+	compare: { type: 'string', default: '' },
+	cap: { type: 'string', default: '1000' },
+	json: { type: 'boolean', default: false },
+});
 const rounds = Number(args.rounds);
 const size = Number(args.size);
 const cap = Number(args.cap);
@@ -76,7 +73,12 @@ const current = loadModule(readHere('redact'), readHere);
  */
 function redactorAt(ref) {
 	for (const folder of ['nodes/shared/text', 'nodes/shared']) {
-		const read = (name) => execFileSync('git', ['show', `${ref}:${folder}/${name.replace(/^\.\//, '')}.ts`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+		const read = (name) =>
+			execFileSync('git', ['show', `${ref}:${folder}/${name.replace(/^\.\//, '')}.ts`], {
+				cwd: root,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'ignore'],
+			});
 		let source;
 		try {
 			source = read('redact');
@@ -96,7 +98,7 @@ const ESCAPED = 'sk-live-%41%2B+key+\\n-3e8b1f0c9a27d456';
 const fill = (piece, length) => piece.repeat(Math.ceil(length / piece.length)).slice(0, length);
 /** [name, key, text of a given length]. */
 const CASES = [
-	['one whitespace run after the key\'s first word', SPACED, (length) => `Bearer${fill(' \n\t ', length - 6)}`],
+	["one whitespace run after the key's first word", SPACED, (length) => `Bearer${fill(' \n\t ', length - 6)}`],
 	['whitespace runs of 8 KB after it', SPACED, (length) => fill(`Bearer${fill(' ', 8192)}`, length)],
 	['repeated key prefix (20 characters)', SPACED, (length) => fill(SPACED.slice(0, 20), length)],
 	['repeated key, one character short', SPACED, (length) => fill(SPACED.slice(0, -1), length)],
@@ -116,7 +118,11 @@ const CASES = [
 	['unfinished UTF-8 escapes, an ordinary key', SPACED, (length) => fill('%E2%82', length)],
 	['HTML references and \\x escapes', ESCAPED, (length) => fill('&#65;&amp;&#x41;\\x41&lt', length)],
 	['the key escaped twice, back to back', ESCAPED, (length) => fill(encodeURIComponent(encodeURIComponent(ESCAPED)), length)],
-	['random printable ASCII', SPACED, (length) => Array.from({ length }, (_, index) => String.fromCharCode(32 + ((index * 7919) % 95))).join('')],
+	[
+		'random printable ASCII',
+		SPACED,
+		(length) => Array.from({ length }, (_, index) => String.fromCharCode(32 + ((index * 7919) % 95))).join(''),
+	],
 ];
 
 function timed(redact, text) {
@@ -152,7 +158,15 @@ function measureNew(key, text) {
 	const cpu = median(runs.map((run) => run.cpu));
 	const baseCpu = median(baseRuns.map((run) => run.cpu));
 	const compare = other ? { wall: median(otherRuns.map((run) => run.wall)), cpu: median(otherRuns.map((run) => run.cpu)) } : undefined;
-	return { wall: median(runs.map((run) => run.wall)), cpu, steps, baseWall: median(baseRuns.map((run) => run.wall)), baseCpu, ratio: cpu / Math.max(baseCpu, 0.01), compare };
+	return {
+		wall: median(runs.map((run) => run.wall)),
+		cpu,
+		steps,
+		baseWall: median(baseRuns.map((run) => run.wall)),
+		baseCpu,
+		ratio: cpu / Math.max(baseCpu, 0.01),
+		compare,
+	};
 }
 
 /** The first redactor, doubling the size while it stays under the cap; extrapolated to `size`. */
@@ -174,7 +188,9 @@ function measureOld(key, make) {
 }
 
 const loadBefore = readLoadavg();
-console.log(`Redaction of ${thousands(size)}-character worst-case texts: this checkout against ${args.baseline} (baseline, same rounds)${args.compare ? ` and ${args.compare} (same rounds)` : ''} and ${args.old} (the first redactor)`);
+console.log(
+	`Redaction of ${thousands(size)}-character worst-case texts: this checkout against ${args.baseline} (baseline, same rounds)${args.compare ? ` and ${args.compare} (same rounds)` : ''} and ${args.old} (the first redactor)`,
+);
 console.log(`load average before: ${loadBefore}; new: median of ${rounds} runs after a warm-up; old: see --help`);
 const results = [];
 for (const [name, key, make] of CASES) {
@@ -185,7 +201,9 @@ for (const [name, key, make] of CASES) {
 	const oldText = old.extrapolated
 		? `~${thousands(old.estimated)} ms extrapolated (${thousands(old.length)} chars took ${fixed(old.wall)} ms, x${fixed(old.growth)} per doubling)`
 		: `${fixed(old.estimated)} ms`;
-	const compareText = fresh.compare ? `   ${args.compare} ${fixed(fresh.compare.wall).padStart(6)} ms (cpu ${fixed(fresh.compare.cpu).padStart(6)} ms)` : '';
+	const compareText = fresh.compare
+		? `   ${args.compare} ${fixed(fresh.compare.wall).padStart(6)} ms (cpu ${fixed(fresh.compare.cpu).padStart(6)} ms)`
+		: '';
 	console.log(
 		`${name.padEnd(56)} new ${fixed(fresh.wall).padStart(6)} ms (cpu ${fixed(fresh.cpu).padStart(6)} ms, ${fixed(fresh.steps, 2)} steps/char) ${fresh.wall < TARGET_MS ? 'MET' : 'MISSED'}${compareText}   baseline ${fixed(fresh.baseWall).padStart(6)} ms (cpu ${fixed(fresh.baseCpu).padStart(6)} ms), x${fixed(fresh.ratio, 2)}   old ${oldText}`,
 	);
@@ -196,7 +214,20 @@ for (const key of [SPACED, Array.from({ length: 200 }, (_, index) => String.from
 }
 const worst = results.reduce((a, b) => (b.new.wall > a.new.wall ? b : a));
 const worstOld = results.reduce((a, b) => (b.old.estimated > a.old.estimated ? b : a));
-console.log(`worst new: ${fixed(worst.new.wall)} ms (${worst.name}); target < ${TARGET_MS} ms: ${results.every((r) => r.new.wall < TARGET_MS) ? 'MET' : 'MISSED'}`);
-console.log(`worst old: ${worstOld.old.extrapolated ? '~' : ''}${thousands(worstOld.old.estimated)} ms (${worstOld.name})${worstOld.old.extrapolated ? ', extrapolated' : ''}`);
+console.log(
+	`worst new: ${fixed(worst.new.wall)} ms (${worst.name}); target < ${TARGET_MS} ms: ${results.every((r) => r.new.wall < TARGET_MS) ? 'MET' : 'MISSED'}`,
+);
+console.log(
+	`worst old: ${worstOld.old.extrapolated ? '~' : ''}${thousands(worstOld.old.estimated)} ms (${worstOld.name})${worstOld.old.extrapolated ? ', extrapolated' : ''}`,
+);
 console.log(`load average after: ${readLoadavg()}`);
-if (args.json) console.log(JSON.stringify({ size, rounds, old: args.old, loadBefore, results: results.map(({ name, new: fresh, old }) => ({ name, new: fresh, old })) }));
+if (args.json)
+	console.log(
+		JSON.stringify({
+			size,
+			rounds,
+			old: args.old,
+			loadBefore,
+			results: results.map(({ name, new: fresh, old }) => ({ name, new: fresh, old })),
+		}),
+	);

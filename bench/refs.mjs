@@ -44,12 +44,17 @@ export async function prepareRef(root, ref, progress) {
 	onCleanup(`git worktree remove ${dir}`, async () => remove(), remove);
 	symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
 	progress(`--against ${ref}: building (tsc -p tsconfig.build.json) ...`);
-	const tsc = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, label: `tsc ${ref}` });
+	const tsc = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+		cwd: dir,
+		label: `tsc ${ref}`,
+	});
 	if (tsc.code !== 0) throw new Error(`--against ${ref}: the build failed:\n${tsc.stdout}${tsc.stderr}`);
 	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 	for (const file of DIST_FILES) {
 		if (!declared.includes(file) || !existsSync(join(dir, file))) {
-			throw new Error(`--against ${ref}: ${file} is not built or not declared in its package.json n8n section (${declared.join(', ')}); bench/engine.cjs loads that path`);
+			throw new Error(
+				`--against ${ref}: ${file} is not built or not declared in its package.json n8n section (${declared.join(', ')}); bench/engine.cjs loads that path`,
+			);
 		}
 	}
 	return { ref, commit, version, dir };

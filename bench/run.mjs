@@ -46,26 +46,23 @@ const triggerScript = join(root, 'bench/trigger.mjs');
 process.env.TMPDIR = makeTempDir('sp-bench-');
 const started = performance.now();
 
-const { values: args } = benchArgs(
-	import.meta.url,
-	{
-		'no-build': { type: 'boolean', default: false },
-		sizes: { type: 'string', default: '1000,10000,100000' },
-		rounds: { type: 'string', default: '3' },
-		runs: { type: 'string' },
-		quick: { type: 'boolean', default: false },
-		against: { type: 'string', multiple: true, default: [] },
-		report: { type: 'string' },
-		json: { type: 'string' },
-		'no-profile': { type: 'boolean', default: false },
-		profile: { type: 'boolean', default: false },
-		'no-trigger': { type: 'boolean', default: false },
-		'no-peer': { type: 'boolean', default: false },
-		'no-gc': { type: 'boolean', default: false },
-		'no-network': { type: 'boolean', default: false },
-		'network-rtts': { type: 'string', default: '20,80' },
-	},
-);
+const { values: args } = benchArgs(import.meta.url, {
+	'no-build': { type: 'boolean', default: false },
+	sizes: { type: 'string', default: '1000,10000,100000' },
+	rounds: { type: 'string', default: '3' },
+	runs: { type: 'string' },
+	quick: { type: 'boolean', default: false },
+	against: { type: 'string', multiple: true, default: [] },
+	report: { type: 'string' },
+	json: { type: 'string' },
+	'no-profile': { type: 'boolean', default: false },
+	profile: { type: 'boolean', default: false },
+	'no-trigger': { type: 'boolean', default: false },
+	'no-peer': { type: 'boolean', default: false },
+	'no-gc': { type: 'boolean', default: false },
+	'no-network': { type: 'boolean', default: false },
+	'network-rtts': { type: 'string', default: '20,80' },
+});
 
 // The targets of issue 16: time limits are paired ratios (median over the rounds); `stretch` is the
 // better figure aimed at. Memory: peak RSS growth against the reference's growth in the same round.
@@ -102,7 +99,12 @@ const mb = (bytes) => (Number.isFinite(bytes) ? (bytes / 1024 / 1024).toFixed(1)
 const listName = (variant) => `List ${variant.replace('env-', '')}`;
 
 /** A plain-text table (scripts/lib/table.mjs); columns right-aligned unless `left`. */
-const table = (rows, columns) => formatTable(rows, columns.map((c) => ({ ...c, align: c.left ? undefined : 'right' })), { maxWidth: 200 });
+const table = (rows, columns) =>
+	formatTable(
+		rows,
+		columns.map((c) => ({ ...c, align: c.left ? undefined : 'right' })),
+		{ maxWidth: 200 },
+	);
 
 function machine() {
 	const cpuinfo = (() => {
@@ -245,7 +247,9 @@ try {
 		for (const size of sizes) {
 			await generate(server, size);
 			const variants = timedVariants(size);
-			progress(`round ${round + 1}/${rounds}, ${thousands(size)} records: timing ${variants.length} variants x ${runsFor(size)} runs, one process ...`);
+			progress(
+				`round ${round + 1}/${rounds}, ${thousands(size)} records: timing ${variants.length} variants x ${runsFor(size)} runs, one process ...`,
+			);
 			const child = await runChild([
 				'--expose-gc',
 				measureScript,
@@ -264,9 +268,19 @@ try {
 			}
 			const memory = {};
 			const memVariants = memoryVariants(size).filter((v) => !child.unavailable[v]);
-			if (memVariants.length) progress(`round ${round + 1}/${rounds}, ${thousands(size)} records: peak memory, ${memVariants.length} fresh processes ...`);
+			if (memVariants.length)
+				progress(`round ${round + 1}/${rounds}, ${thousands(size)} records: peak memory, ${memVariants.length} fresh processes ...`);
 			for (const variant of memVariants) {
-				memory[variant] = await runChild(['--expose-gc', measureScript, 'memory', ...serverArgs(server), '--size', String(size), '--variant', variant]);
+				memory[variant] = await runChild([
+					'--expose-gc',
+					measureScript,
+					'memory',
+					...serverArgs(server),
+					'--size',
+					String(size),
+					'--variant',
+					variant,
+				]);
 			}
 			current.sizes[size] = { runs: child.runs, bodyBytes: child.bodyBytes, times: child.times, unavailable: child.unavailable, memory };
 		}
@@ -284,7 +298,16 @@ if (!args['no-trigger']) {
 	progress(`Services Trigger at ${thousands(triggerSize)} services (bench/trigger.mjs, ${rounds} rounds) ...`);
 	loadavg.trigger = readLoadavg();
 	try {
-		trigger = await runChild([triggerScript, '--size', String(triggerSize), '--changed', '0.01', '--rounds', String(rounds), ...(args.quick ? ['--memory-runs', '1'] : [])]);
+		trigger = await runChild([
+			triggerScript,
+			'--size',
+			String(triggerSize),
+			'--changed',
+			'0.01',
+			'--rounds',
+			String(rounds),
+			...(args.quick ? ['--memory-runs', '1'] : []),
+		]);
 	} catch (error) {
 		trigger = { failed: error.message.split('\n').slice(0, 6).join('\n') };
 	}
@@ -319,7 +342,8 @@ const memoryRounds = (size, variant, reference) =>
 		const m = r.sizes[size]?.memory;
 		return m?.[variant] && m[reference] ? m[variant].peakRssGrowth / m[reference].peakRssGrowth : NaN;
 	});
-const memoryMedian = (size, variant, field = 'peakRssGrowth') => median(roundData.map((r) => r.sizes[size]?.memory[variant]?.[field] ?? NaN));
+const memoryMedian = (size, variant, field = 'peakRssGrowth') =>
+	median(roundData.map((r) => r.sizes[size]?.memory[variant]?.[field] ?? NaN));
 const unavailable = (size, variant) => roundData.map((r) => r.sizes[size]?.unavailable[variant]).find(Boolean);
 
 const targets = [];
@@ -345,15 +369,28 @@ const formatTarget = (t) =>
 if (nodesBaseDir) {
 	for (const size of TARGETS.peerSizes.filter(hasSize)) {
 		for (const variant of ['env-raw', 'env-simplified']) {
-			target(`${thousands(size)}: ${listName(variant)} <= ${TARGETS.peer.limit}x the peer's time`, pairedRounds(size, variant, 'peer'), TARGETS.peer.limit, TARGETS.peer.stretch);
+			target(
+				`${thousands(size)}: ${listName(variant)} <= ${TARGETS.peer.limit}x the peer's time`,
+				pairedRounds(size, variant, 'peer'),
+				TARGETS.peer.limit,
+				TARGETS.peer.stretch,
+			);
 		}
 	}
 }
 if (hasSize(TARGETS.size)) {
 	const s = TARGETS.size;
 	target(`${thousands(s)}: List raw <= ${TARGETS.raw}x the baseline's time`, pairedRounds(s, 'raw', 'baseline'), TARGETS.raw);
-	target(`${thousands(s)}: List simplified <= ${TARGETS.simplified}x the baseline's time`, pairedRounds(s, 'simplified', 'baseline'), TARGETS.simplified);
-	const pagedTarget = target(`${thousands(s)} in pages of ${thousands(PAGE_SIZE)} <= ${TARGETS.paged}x one page (List raw)`, pairedRounds(s, 'paged', 'raw'), TARGETS.paged);
+	target(
+		`${thousands(s)}: List simplified <= ${TARGETS.simplified}x the baseline's time`,
+		pairedRounds(s, 'simplified', 'baseline'),
+		TARGETS.simplified,
+	);
+	const pagedTarget = target(
+		`${thousands(s)} in pages of ${thousands(PAGE_SIZE)} <= ${TARGETS.paged}x one page (List raw)`,
+		pairedRounds(s, 'paged', 'raw'),
+		TARGETS.paged,
+	);
 	if (unavailable(s, 'paged')) pagedTarget.note = `n/a: ${unavailable(s, 'paged')}`;
 	for (const variant of ['raw', 'simplified']) {
 		target(`${thousands(s)}: List ${variant} peak RSS growth <= the baseline's`, memoryRounds(s, variant, 'baseline'), TARGETS.memory);
@@ -366,7 +403,11 @@ if (hasSize(TARGETS.size)) {
 }
 if (trigger && !trigger.failed) {
 	const perRound = trigger.perRound.map((r) => r.ratio1pct);
-	const t = target(`${thousands(triggerSize)} services: trigger poll, 1% changed <= ${TARGETS.triggerPoll}x List raw`, perRound, TARGETS.triggerPoll);
+	const t = target(
+		`${thousands(triggerSize)} services: trigger poll, 1% changed <= ${TARGETS.triggerPoll}x List raw`,
+		perRound,
+		TARGETS.triggerPoll,
+	);
 	// The verdict is on bench/trigger.mjs's own median, as it prints it (rounded to 0.01).
 	t.value = trigger.ratio1pct;
 	t.status = !Number.isFinite(t.value) ? 'N/A' : t.value <= TARGETS.triggerPoll ? 'MET' : 'MISSED';
@@ -381,8 +422,13 @@ roundData.forEach((r, i) => log(`  round ${i + 1}: ${r.loadavg}`));
 log(`  after measuring: ${loadavg.afterMeasuring} (other work on the machine skews the figures)`);
 log(`Body: the mock API's generated records of the documented shape, served from a separate process on 127.0.0.1.`);
 log(`${rounds} round(s); per round and size one process runs every variant interleaved (${runsText} runs per round;`);
-log(`${args['no-gc'] ? 'back-to-back runs (--no-gc)' : 'a full gc() before each run'}); memory: one fresh process per variant and round, median over rounds.`);
-if (refs.length) log(`--against: ${refs.map((r) => `${refLabel(r)} = ${r.commit.slice(0, 10)}`).join(', ')}, built in temporary worktrees, measured in the same processes.`);
+log(
+	`${args['no-gc'] ? 'back-to-back runs (--no-gc)' : 'a full gc() before each run'}); memory: one fresh process per variant and round, median over rounds.`,
+);
+if (refs.length)
+	log(
+		`--against: ${refs.map((r) => `${refLabel(r)} = ${r.commit.slice(0, 10)}`).join(', ')}, built in temporary worktrees, measured in the same processes.`,
+	);
 log();
 
 const rows = [];
@@ -430,7 +476,9 @@ log();
 log('wall ms: median of all runs; x baseline: ratio of medians; paired: per round the median of (run / the baseline');
 log('run of the same round), then the median over rounds. peak RSS: high-water mark (getrusage maxrss) during the run');
 log('minus RSS before it; heap peak: largest heapUsed sampled every 1 ms; heap held: heapUsed after the run with the');
-log(`items still referenced; "x base": growth / the baseline's growth in the same round. Memory from ${thousands(MEMORY_MIN_SIZE)} records up.`);
+log(
+	`items still referenced; "x base": growth / the baseline's growth in the same round. Memory from ${thousands(MEMORY_MIN_SIZE)} records up.`,
+);
 log();
 
 let peerRows = [];
@@ -451,7 +499,7 @@ if (nodesBaseDir) {
 			};
 		});
 	});
-	log('The peer: the same listing through n8n\'s HTTP Request (this credential as predefined credential type) + Split Out,');
+	log("The peer: the same listing through n8n's HTTP Request (this credential as predefined credential type) + Split Out,");
 	log('in the same n8n-core engine (n8n-nodes-base of the installed n8n 2.41.1), served as {"data": [...]}, against List on it:');
 	log(
 		table(peerRows, [
@@ -466,7 +514,9 @@ if (nodesBaseDir) {
 	);
 	log();
 } else {
-	log(`The peer (HTTP Request + Split Out) was not measured: ${args['no-peer'] ? '--no-peer' : 'n8n 2.x is not installed (see the progress output)'}.`);
+	log(
+		`The peer (HTTP Request + Split Out) was not measured: ${args['no-peer'] ? '--no-peer' : 'n8n 2.x is not installed (see the progress output)'}.`,
+	);
 	log();
 }
 
@@ -477,7 +527,11 @@ if (hasSize(TARGETS.size)) {
 		? { unavailable: `n/a: the node does not page (${unavailable(s, 'paged')})` }
 		: { raw: median(allTimes(s, 'raw')), paged: median(allTimes(s, 'paged')), paired: median(pairedRounds(s, 'paged', 'raw')) };
 	log(`Paged listing: ${thousands(s)} records in pages of ${thousands(PAGE_SIZE)} vs the same in one page (List raw):`);
-	log(paged.unavailable ? `  ${paged.unavailable}` : `  one page ${fixed(paged.raw)} ms, ${s / PAGE_SIZE} pages ${fixed(paged.paged)} ms: paired ratio ${fixed(paged.paired, 2)}`);
+	log(
+		paged.unavailable
+			? `  ${paged.unavailable}`
+			: `  one page ${fixed(paged.raw)} ms, ${s / PAGE_SIZE} pages ${fixed(paged.paged)} ms: paired ratio ${fixed(paged.paired, 2)}`,
+	);
 	log();
 }
 
@@ -486,7 +540,12 @@ if (hasSize(TARGETS.size)) {
 const sideBySide = [];
 const versions = [
 	// Named by version, or by the ref when two of them have the same version (a branch of this release).
-	...refs.map((r) => ({ suffix: `@${r.ref}`, name: refs.filter((x) => x.version === r.version).length > 1 ? r.ref : r.version, label: refLabel(r), ref: r })),
+	...refs.map((r) => ({
+		suffix: `@${r.ref}`,
+		name: refs.filter((x) => x.version === r.version).length > 1 ? r.ref : r.version,
+		label: refLabel(r),
+		ref: r,
+	})),
 	{ suffix: '', name: 'this', label: 'this checkout' },
 ];
 const comparisons = [
@@ -512,7 +571,13 @@ for (const [newer, older] of comparisons) {
 			});
 		}
 	}
-	sideBySide.push({ newer: newer.ref?.ref ?? 'this', newerVersion: newer.name, older: older.ref.ref, olderVersion: older.name, rows: rowsOf });
+	sideBySide.push({
+		newer: newer.ref?.ref ?? 'this',
+		newerVersion: newer.name,
+		older: older.ref.ref,
+		olderVersion: older.name,
+		rows: rowsOf,
+	});
 	const ratioTitle = `${newer.name}/${older.name}`;
 	log(`Side by side: ${newer.label} against ${older.label}, same rounds and processes (${ratioTitle}: paired, median of rounds):`);
 	log(
@@ -532,26 +597,38 @@ for (const [newer, older] of comparisons) {
 	log();
 	if (newer.suffix === '') {
 		for (const r of rowsOf.filter((x) => !x.unavailable && x.size === TARGETS.size)) {
-			target(`${thousands(r.size)}: ${r.variant} no slower than ${older.name} (this/ref <= ${TARGETS.noRegression})`, r.rounds, TARGETS.noRegression);
+			target(
+				`${thousands(r.size)}: ${r.variant} no slower than ${older.name} (this/ref <= ${TARGETS.noRegression})`,
+				r.rounds,
+				TARGETS.noRegression,
+			);
 		}
 	}
 }
 
 if (trigger) {
-	log(`Services Trigger at ${thousands(triggerSize)} services, 1% changed (bench/trigger.mjs; load average before it: ${loadavg.trigger}):`);
+	log(
+		`Services Trigger at ${thousands(triggerSize)} services, 1% changed (bench/trigger.mjs; load average before it: ${loadavg.trigger}):`,
+	);
 	if (trigger.failed) log(`  not measured: ${trigger.failed}`);
 	else {
-		log(`  poll with 1% changed ${fixed(trigger.poll1pctMs)} ms; List raw of the same listing ${fixed(trigger.listRawMs)} ms; paired ratio ${fixed(trigger.ratio1pct, 2)}`);
+		log(
+			`  poll with 1% changed ${fixed(trigger.poll1pctMs)} ms; List raw of the same listing ${fixed(trigger.listRawMs)} ms; paired ratio ${fixed(trigger.ratio1pct, 2)}`,
+		);
 		log(`  poll with nothing changed ${fixed(trigger.pollNothingMs)} ms (${fixed(trigger.ratioNothing, 2)}x List raw)`);
-		log(`  stored state ${fixed(trigger.stateBytesPerService)} bytes per service; peak RSS growth of the poll ${fixed(trigger.peakRssGrowthMb)} MB` +
-			(Number.isFinite(trigger.listRawPeakRssGrowthMb) ? ` (List raw: ${fixed(trigger.listRawPeakRssGrowthMb)} MB)` : ''));
+		log(
+			`  stored state ${fixed(trigger.stateBytesPerService)} bytes per service; peak RSS growth of the poll ${fixed(trigger.peakRssGrowthMb)} MB` +
+				(Number.isFinite(trigger.listRawPeakRssGrowthMb) ? ` (List raw: ${fixed(trigger.listRawPeakRssGrowthMb)} MB)` : ''),
+		);
 	}
 	log();
 }
 
 if (network) {
 	for (const line of network.lines) log(line);
-	log(`(load average before it: ${loadavg.network}; single runs of the large listing, its time is round trips, not CPU; took ${fixed(network.seconds, 0)} s)`);
+	log(
+		`(load average before it: ${loadavg.network}; single runs of the large listing, its time is round trips, not CPU; took ${fixed(network.seconds, 0)} s)`,
+	);
 	log();
 }
 
@@ -563,7 +640,9 @@ log(
 );
 const bare = cold.spawned[0].median;
 log(`package modules add ${fixed(cold.spawned[2].median - bare)} ms to a bare start (n8n-workflow and zod included);`);
-log(`in a process that already has n8n-workflow and zod loaded, requiring the credential and node takes ${fixed(cold.packageRequireMs)} ms.`);
+log(
+	`in a process that already has n8n-workflow and zod loaded, requiring the credential and node takes ${fixed(cold.packageRequireMs)} ms.`,
+);
 log();
 
 log(`Targets (issue 16): paired ratio, median of ${rounds} round(s); MET when the median is within the limit:`);
@@ -603,7 +682,9 @@ if (hasSize(TARGETS.size) && ((timeMissed.length && !args['no-profile']) || args
 				const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
 				const summary = summarizeProfile(join(dir, file), windows, root);
 				profiles.push({ variant: name, summary });
-				log(`CPU profile of ${name === 'baseline' ? 'the baseline' : `List ${name}`}, ${thousands(TARGETS.size)} records (node --cpu-prof, 200 us interval):`);
+				log(
+					`CPU profile of ${name === 'baseline' ? 'the baseline' : `List ${name}`}, ${thousands(TARGETS.size)} records (node --cpu-prof, 200 us interval):`,
+				);
 				log(summary);
 				log();
 			} finally {
@@ -623,7 +704,13 @@ const reportFile = args.report ?? args.json;
 if (reportFile) {
 	const report = {
 		machine: info,
-		options: { sizes, rounds, runs: Object.fromEntries(sizes.map((s) => [s, runsFor(s)])), against: refs.map(({ ref, commit, version }) => ({ ref, commit, version })), gc: !args['no-gc'] },
+		options: {
+			sizes,
+			rounds,
+			runs: Object.fromEntries(sizes.map((s) => [s, runsFor(s)])),
+			against: refs.map(({ ref, commit, version }) => ({ ref, commit, version })),
+			gc: !args['no-gc'],
+		},
 		loadavg,
 		targets,
 		rows,

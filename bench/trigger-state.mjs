@@ -53,10 +53,16 @@ Date.now = () => realNow() + clock;
 function serve(mock, records) {
 	const body = JSON.stringify(records);
 	return new Promise((resolve, reject) => {
-		const request = http.request(`${mock.url}/__mock/services`, { method: 'PUT', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-			response.resume();
-			response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`mock PUT /__mock/services: HTTP ${response.statusCode}`))));
-		});
+		const request = http.request(
+			`${mock.url}/__mock/services`,
+			{ method: 'PUT', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+			(response) => {
+				response.resume();
+				response.on('end', () =>
+					response.statusCode === 200 ? resolve() : reject(new Error(`mock PUT /__mock/services: HTTP ${response.statusCode}`)),
+				);
+			},
+		);
 		request.on('error', reject);
 		request.end(body);
 	});
@@ -122,10 +128,15 @@ await runMain(async () => {
 	const results = [];
 	try {
 		for (const size of sizes) {
-			progress(`${thousands(size)} services: a baseline, ${polls} polls a minute apart with ${changedShare * 100}% changed, every service changed, every service removed with Resync ...`);
+			progress(
+				`${thousands(size)} services: a baseline, ${polls} polls a minute apart with ${changedShare * 100}% changed, every service changed, every service removed with Resync ...`,
+			);
 			const result = await stateAt({ url: server.urls.main, apiKey: server.apiKey }, size);
 			results.push(result);
-			const line = (label, m) => progress(`  ${label}: ${thousands(m.bytes)} bytes (${m.bytesPerService} per service; outbox ${thousands(m.outbox)}, tombstones ${thousands(m.tombstones)}), serialised in ${m.serialiseMs} ms`);
+			const line = (label, m) =>
+				progress(
+					`  ${label}: ${thousands(m.bytes)} bytes (${m.bytesPerService} per service; outbox ${thousands(m.outbox)}, tombstones ${thousands(m.tombstones)}), serialised in ${m.serialiseMs} ms`,
+				);
 			line('baseline (after the first activation, with the activation copy)', result.baseline);
 			line(`steady state (${result.steady.events} events in ${polls} polls)`, result.steady);
 			line('every service changed at once', result.everyChanged);

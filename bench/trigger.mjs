@@ -58,7 +58,8 @@ const { positionals, values: args } = benchArgs(
 		key: { type: 'string' },
 		variant: { type: 'string' }, // mode `memory`: poll1pct or listRaw
 		against: { type: 'string' },
-	}, { allowPositionals: true, helpTo: process.stderr },
+	},
+	{ allowPositionals: true, helpTo: process.stderr },
 );
 const size = Number(args.size);
 const changedShare = Number(args.changed);
@@ -66,7 +67,9 @@ const rounds = Number(args.rounds);
 const memoryRuns = Number(args['memory-runs']);
 const changedCount = Math.round(size * changedShare);
 if (!(Number.isInteger(size) && size > 0) || !(changedCount >= 1 && changedCount <= size) || !(rounds >= 1) || !(memoryRuns >= 0)) {
-	process.stderr.write('trigger.mjs: --size must be a whole number > 0, --changed a share (0..1] leaving at least one service changed, --rounds >= 1, --memory-runs >= 0\n');
+	process.stderr.write(
+		'trigger.mjs: --size must be a whole number > 0, --changed a share (0..1] leaving at least one service changed, --rounds >= 1, --memory-runs >= 0\n',
+	);
 	process.exit(2);
 }
 if (Boolean(args.url) !== Boolean(args.key)) {
@@ -229,7 +232,8 @@ async function memoryChild() {
 	gc();
 	const rssBefore = process.memoryUsage().rss;
 	const maxRssBefore = process.resourceUsage().maxRSS * 1024;
-	const items = variant === 'poll1pct' ? await pollTrigger({ workflow, ...credentials }) : await runList({ ...credentials, simplify: false });
+	const items =
+		variant === 'poll1pct' ? await pollTrigger({ workflow, ...credentials }) : await runList({ ...credentials, simplify: false });
 	const maxRssAfter = process.resourceUsage().maxRSS * 1024;
 	if (items === null || items.length === 0) throw new Error(`memory ${variant}: nothing came out`);
 	return {
@@ -252,7 +256,9 @@ function measureMemory(mock, variant, stateJson) {
 
 async function main() {
 	const loadavgAtStart = readLoadavg();
-	progress(`${thousands(size)} services, ${thousands(changedCount)} changed, ${rounds} round(s) + 1 warm-up; load average ${loadavgAtStart}`);
+	progress(
+		`${thousands(size)} services, ${thousands(changedCount)} changed, ${rounds} round(s) + 1 warm-up; load average ${loadavgAtStart}`,
+	);
 	const ref = args.against ? await prepareRef(root, args.against, progress) : undefined;
 	const mock = await startMock();
 	try {
@@ -290,7 +296,9 @@ async function main() {
 			perRound.push(row);
 			progress(
 				`round ${index}: List raw ${row.listRawMs.toFixed(0)} ms, poll (${thousands(changedCount)} changed) ${row.poll1pctMs.toFixed(0)} ms = ${row.ratio1pct.toFixed(2)}x, poll (nothing changed) ${row.pollNothingMs.toFixed(0)} ms = ${row.ratioNothing.toFixed(2)}x` +
-					(ref ? `; @${ref.ref}: ${row.refPoll1pctMs.toFixed(0)} ms / ${row.refPollNothingMs.toFixed(0)} ms, this build ${row.vsRef1pct.toFixed(2)}x / ${row.vsRefNothing.toFixed(2)}x of it (CPU ${row.cpuVsRef1pct.toFixed(2)}x / ${row.cpuVsRefNothing.toFixed(2)}x)` : ''),
+					(ref
+						? `; @${ref.ref}: ${row.refPoll1pctMs.toFixed(0)} ms / ${row.refPollNothingMs.toFixed(0)} ms, this build ${row.vsRef1pct.toFixed(2)}x / ${row.vsRefNothing.toFixed(2)}x of it (CPU ${row.cpuVsRef1pct.toFixed(2)}x / ${row.cpuVsRefNothing.toFixed(2)}x)`
+						: ''),
 			);
 		}
 		const stateBytes = Buffer.byteLength(stateJson);
@@ -320,7 +328,9 @@ async function main() {
 			stateBytes,
 			stateSaveMs: round2(median(perRound.map((r) => r.stateSaveMs))),
 			listRawPeakRssGrowthMb: peak('listRaw'),
-			peakRssIsUpperBound: Object.values(memory).flat().some((m) => m.peakRssIsUpperBound),
+			peakRssIsUpperBound: Object.values(memory)
+				.flat()
+				.some((m) => m.peakRssIsUpperBound),
 			memoryRuns,
 			loadavg: { start: loadavgAtStart, end: readLoadavg() },
 			stateAfter1pctBytes: perRound[0]?.stateAfter1pctBytes,
@@ -338,15 +348,27 @@ async function main() {
 		const verdict = (ratio) => (ratio <= TARGET ? 'MET' : 'MISSED');
 		progress('');
 		progress(`Services Trigger at ${thousands(size)} services, median of ${rounds} round(s), paired with List raw of the same listing:`);
-		progress(`  poll, ${thousands(changedCount)} changed (${expectedEvents} events): ${result.poll1pctMs.toFixed(0)} ms, ${result.ratio1pct.toFixed(2)}x List raw (${result.listRawMs.toFixed(0)} ms); target <= ${TARGET}x: ${verdict(result.ratio1pct)}`);
-		progress(`  poll, nothing changed: ${result.pollNothingMs.toFixed(0)} ms, ${result.ratioNothing.toFixed(2)}x List raw; (same target: ${verdict(result.ratioNothing)})`);
-		progress(`  state: ${thousands(stateBytes)} bytes of JSON = ${result.stateBytesPerService} bytes per service (the listing: ${(result.bodyBytes / size).toFixed(0)} bytes per record); saving it as JSON: ${result.stateSaveMs} ms`);
-		progress(`  state after the poll with changes (its ${expectedEvents} events in the outbox): ${thousands(result.stateAfter1pctBytes)} bytes; right after the first activation (with the activation copy, until the next emit): ${thousands(activationBytes)} bytes`);
+		progress(
+			`  poll, ${thousands(changedCount)} changed (${expectedEvents} events): ${result.poll1pctMs.toFixed(0)} ms, ${result.ratio1pct.toFixed(2)}x List raw (${result.listRawMs.toFixed(0)} ms); target <= ${TARGET}x: ${verdict(result.ratio1pct)}`,
+		);
+		progress(
+			`  poll, nothing changed: ${result.pollNothingMs.toFixed(0)} ms, ${result.ratioNothing.toFixed(2)}x List raw; (same target: ${verdict(result.ratioNothing)})`,
+		);
+		progress(
+			`  state: ${thousands(stateBytes)} bytes of JSON = ${result.stateBytesPerService} bytes per service (the listing: ${(result.bodyBytes / size).toFixed(0)} bytes per record); saving it as JSON: ${result.stateSaveMs} ms`,
+		);
+		progress(
+			`  state after the poll with changes (its ${expectedEvents} events in the outbox): ${thousands(result.stateAfter1pctBytes)} bytes; right after the first activation (with the activation copy, until the next emit): ${thousands(activationBytes)} bytes`,
+		);
 		if (ref) {
-			progress(`  against ${ref.ref} (${ref.version}, ${ref.commit.slice(0, 10)}), paired per round: poll with changes ${result.poll1pctMs.toFixed(0)} ms vs ${result.refPoll1pctMs.toFixed(0)} ms = ${result.vsRef1pct.toFixed(2)}x; nothing changed ${result.pollNothingMs.toFixed(0)} ms vs ${result.refPollNothingMs.toFixed(0)} ms = ${result.vsRefNothing.toFixed(2)}x; CPU time of the process ${result.cpuVsRef1pct.toFixed(2)}x and ${result.cpuVsRefNothing.toFixed(2)}x; state after the poll with changes ${thousands(result.stateAfter1pctBytes)} vs ${thousands(result.refStateAfter1pctBytes)} bytes`);
+			progress(
+				`  against ${ref.ref} (${ref.version}, ${ref.commit.slice(0, 10)}), paired per round: poll with changes ${result.poll1pctMs.toFixed(0)} ms vs ${result.refPoll1pctMs.toFixed(0)} ms = ${result.vsRef1pct.toFixed(2)}x; nothing changed ${result.pollNothingMs.toFixed(0)} ms vs ${result.refPollNothingMs.toFixed(0)} ms = ${result.vsRefNothing.toFixed(2)}x; CPU time of the process ${result.cpuVsRef1pct.toFixed(2)}x and ${result.cpuVsRefNothing.toFixed(2)}x; state after the poll with changes ${thousands(result.stateAfter1pctBytes)} vs ${thousands(result.refStateAfter1pctBytes)} bytes`,
+			);
 		}
 		if (memoryRuns > 0) {
-			progress(`  peak memory (RSS high-water growth, median of ${memoryRuns} fresh process(es)): poll ${result.peakRssGrowthMb} MB, List raw ${result.listRawPeakRssGrowthMb} MB${result.peakRssIsUpperBound ? ' (some only an upper bound)' : ''}`);
+			progress(
+				`  peak memory (RSS high-water growth, median of ${memoryRuns} fresh process(es)): poll ${result.peakRssGrowthMb} MB, List raw ${result.listRawPeakRssGrowthMb} MB${result.peakRssIsUpperBound ? ' (some only an upper bound)' : ''}`,
+			);
 		}
 		progress(`  load average (/proc/loadavg): ${result.loadavg.start} at start, ${result.loadavg.end} at end`);
 		process.stdout.write(`${JSON.stringify(result)}\n`);

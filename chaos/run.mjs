@@ -28,7 +28,9 @@ function args() {
 		return i >= 0 ? a[i + 1] : fallback;
 	};
 	if (a.includes('--help') || a.includes('-h')) {
-		console.log('npm run chaos -- --crashes 50 --setting default|durable|queue-main|queue-worker|n8n1|all [--seed N] [--resync] [--no-mirror] [--skip-build] [--tarball <file.tgz>]');
+		console.log(
+			'npm run chaos -- --crashes 50 --setting default|durable|queue-main|queue-worker|n8n1|all [--seed N] [--resync] [--no-mirror] [--skip-build] [--tarball <file.tgz>]',
+		);
 		process.exit(0);
 	}
 	const setting = get('--setting', 'default');
@@ -38,7 +40,15 @@ function args() {
 	if (!Number.isInteger(crashes) || crashes < 1) throw new Error('--crashes takes a whole number >= 1');
 	const seed = get('--seed');
 	if (seed !== undefined && !/^\d+$/.test(seed)) throw new Error('--seed takes a whole number >= 0');
-	return { settings, crashes, seed: seed === undefined ? undefined : Number(seed), resync: a.includes('--resync'), mirror: !a.includes('--no-mirror'), skipBuild: a.includes('--skip-build'), tarball: get('--tarball') };
+	return {
+		settings,
+		crashes,
+		seed: seed === undefined ? undefined : Number(seed),
+		resync: a.includes('--resync'),
+		mirror: !a.includes('--no-mirror'),
+		skipBuild: a.includes('--skip-build'),
+		tarball: get('--tarball'),
+	};
 }
 
 await runMain(async () => {
@@ -66,6 +76,8 @@ await runMain(async () => {
 		}
 	}
 	console.log(`\n${chaosTable(reports)}`);
-	const bad = reports.filter((r) => r.failed || r.verdict.lost.total || r.verdict.diverged.length || r.verdict.duplicates.unmarked || (r.mirror && !r.mirror.equal));
+	const bad = reports.filter(
+		(r) => r.failed || r.verdict.lost.total || r.verdict.diverged.length || r.verdict.duplicates.unmarked || (r.mirror && !r.mirror.equal),
+	);
 	return bad.length ? 1 : 0;
 });

@@ -1,10 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /** A base URL `resolveApiBaseUrl` refuses: plain http to a host that is not loopback. */
 const PLAIN_HTTP_REFUSED_PATTERN = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
@@ -36,8 +30,7 @@ export class ServicePlatformApi implements ICredentialType {
 		dark: 'file:../icons/servicePlatform.dark.svg',
 	};
 
-	documentationUrl =
-		'https://github.com/n8n-nodes-service-platform/n8n-nodes-service-platform#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-service-platform/n8n-nodes-service-platform#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -47,8 +40,7 @@ export class ServicePlatformApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description:
-				'Personal API key, generated in the account panel of the platform. Sent as a Bearer token, over HTTPS only.',
+			description: 'Personal API key, generated in the account panel of the platform. Sent as a Bearer token, over HTTPS only.',
 		},
 		{
 			displayName: 'Base URL',
@@ -104,15 +96,15 @@ export class ServicePlatformApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message:
-						"The API key is not allowed to list services (HTTP 403). Check the key's permissions in the account panel.",
+					message: "The API key is not allowed to list services (HTTP 403). Check the key's permissions in the account panel.",
 				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'No services endpoint at this Base URL (HTTP 404). Use the API base address the platform gives, e.g. https://api.example.com.',
+					message:
+						'No services endpoint at this Base URL (HTTP 404). Use the API base address the platform gives, e.g. https://api.example.com.',
 				},
 			},
 		],

@@ -24,7 +24,11 @@ const IN_FLIGHT = num('--in-flight', 10);
 async function prepare(inst, mock) {
 	await inst.setupOwner();
 	await inst.login();
-	const cred = await inst.createCredential({ name: 'Service Platform (mock)', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } });
+	const cred = await inst.createCredential({
+		name: 'Service Platform (mock)',
+		type: CREDENTIAL_TYPE,
+		data: { apiKey: mock.apiKey, baseUrl: mock.url },
+	});
 	const wf = await inst.createWorkflow(webhookListWorkflow('demo: webhook -> list services', { path: 'demo-list', cred }));
 	await inst.activateWorkflow(wf.id);
 	return `${inst.baseUrl}/webhook/demo-list`;
@@ -49,22 +53,31 @@ async function load(url, { total, inFlight, expectItems }) {
 }
 
 await runMain(async () => {
-	console.log(`Queue-mode demo: n8n 2.41.1, a main and two workers on Redis and PostgreSQL 15; Webhook -> Services: List over ${SERVICES} services\n`);
+	console.log(
+		`Queue-mode demo: n8n 2.41.1, a main and two workers on Redis and PostgreSQL 15; Webhook -> Services: List over ${SERVICES} services\n`,
+	);
 	const runtime = await ensureN8n(2);
 	const { tarball } = await buildAndPack({ skipBuild: argv.includes('--skip-build') });
 	const mock = await startMockApi({ count: SERVICES, seed: 21 });
 
 	console.log('\n1. Starting the cluster ...');
 	const cluster = await startQueueCluster({ runtime, tarball });
-	for (const w of cluster.workers) console.log(`   ${w.label}: ${/Loaded all credentials and nodes from n8n-nodes-service-platform/.test(w.log) ? 'loaded the package' : 'did NOT load the package'}`);
+	for (const w of cluster.workers)
+		console.log(
+			`   ${w.label}: ${/Loaded all credentials and nodes from n8n-nodes-service-platform/.test(w.log) ? 'loaded the package' : 'did NOT load the package'}`,
+		);
 	const url = await prepare(cluster.main, mock);
 
 	console.log(`\n2. ${REQUESTS} webhook calls, ${IN_FLIGHT} at a time (warm-up of ${IN_FLIGHT} first) ...`);
 	await load(url, { total: IN_FLIGHT, inFlight: IN_FLIGHT, expectItems: SERVICES });
 	const before = cluster.workers.map((w) => w.startedExecutions().length);
 	const queued = await load(url, { total: REQUESTS, inFlight: IN_FLIGHT, expectItems: SERVICES });
-	cluster.workers.forEach((w, i) => console.log(`   ${w.label} ran ${w.startedExecutions().length - before[i]} of them (its log: "Worker started execution <id>")`));
-	console.log(`   queue mode, 2 workers x 5: ${queued.perMinute.toFixed(0)} executions/min (${queued.seconds.toFixed(1)} s, ${queued.failed} failed)`);
+	cluster.workers.forEach((w, i) =>
+		console.log(`   ${w.label} ran ${w.startedExecutions().length - before[i]} of them (its log: "Worker started execution <id>")`),
+	);
+	console.log(
+		`   queue mode, 2 workers x 5: ${queued.perMinute.toFixed(0)} executions/min (${queued.seconds.toFixed(1)} s, ${queued.failed} failed)`,
+	);
 	await cluster.stop();
 
 	console.log('\n3. The same on one regular-mode n8n (SQLite, no workers) ...');
@@ -73,13 +86,17 @@ await runMain(async () => {
 	const url1 = await prepare(single, mock);
 	await load(url1, { total: IN_FLIGHT, inFlight: IN_FLIGHT, expectItems: SERVICES });
 	const regular = await load(url1, { total: REQUESTS, inFlight: IN_FLIGHT, expectItems: SERVICES });
-	console.log(`   regular mode, 1 process: ${regular.perMinute.toFixed(0)} executions/min (${regular.seconds.toFixed(1)} s, ${regular.failed} failed)`);
+	console.log(
+		`   regular mode, 1 process: ${regular.perMinute.toFixed(0)} executions/min (${regular.seconds.toFixed(1)} s, ${regular.failed} failed)`,
+	);
 	await single.stop();
 	await mock.close();
 
 	console.log(`\nResult (${SERVICES}-service listing, ${REQUESTS} executions, ${IN_FLIGHT} in flight, this machine):`);
 	console.log(`   queue mode, main + 2 workers: ${queued.perMinute.toFixed(0)} executions/min`);
-	console.log(`   regular mode, 1 process:      ${regular.perMinute.toFixed(0)} executions/min   (ratio ${(queued.perMinute / regular.perMinute).toFixed(2)}x)`);
+	console.log(
+		`   regular mode, 1 process:      ${regular.perMinute.toFixed(0)} executions/min   (ratio ${(queued.perMinute / regular.perMinute).toFixed(2)}x)`,
+	);
 	console.log('Everything this demo started is stopped now.');
 	return queued.failed || regular.failed ? 1 : 0;
 });

@@ -13,7 +13,16 @@ import path from 'node:path';
 import { runMain } from '../scripts/lib/cleanup.mjs';
 import { platformOrMock } from '../scripts/lib/mock.mjs';
 import { N8N_LINES, ensureN8n } from '../scripts/lib/n8n-runtime.mjs';
-import { CREDENTIAL_TYPE, N8nInstance, REPO_DIR, buildAndPack, nodeError, nodeItems, workflowError, tail } from '../scripts/lib/n8n-instance.mjs';
+import {
+	CREDENTIAL_TYPE,
+	N8nInstance,
+	REPO_DIR,
+	buildAndPack,
+	nodeError,
+	nodeItems,
+	workflowError,
+	tail,
+} from '../scripts/lib/n8n-instance.mjs';
 import { SERVICE_COLUMNS, formatTable } from '../scripts/lib/table.mjs';
 
 const argv = process.argv.slice(2);
@@ -29,7 +38,9 @@ await runMain(async () => {
 
 	// 1. n8n (one-time install into the cache) and the package tarball.
 	const runtime = await ensureN8n(line);
-	console.log(`n8n ${runtime.version} ready (${runtime.nodeBin === process.execPath ? `system Node ${process.versions.node}` : `Node from ${path.dirname(runtime.nodeBin)}`})`);
+	console.log(
+		`n8n ${runtime.version} ready (${runtime.nodeBin === process.execPath ? `system Node ${process.versions.node}` : `Node from ${path.dirname(runtime.nodeBin)}`})`,
+	);
 	const { tarball } = await buildAndPack({ skipBuild: argv.includes('--skip-build') });
 
 	// 2. The API: a real platform from the environment, or the embedded mock.
@@ -60,7 +71,21 @@ await runMain(async () => {
 	}
 	const runData = r.result.data?.resultData?.runData ?? {};
 	const perNode = Object.fromEntries(Object.keys(runData).map((name) => [name, nodeItems(r.result, name)]));
-	fs.writeFileSync(outFile, JSON.stringify({ workflow: workflow.name, n8n: runtime.version, finished: r.ok, items: perNode, error: workflowError(r.result) ?? null, execution: r.result }, null, 2));
+	fs.writeFileSync(
+		outFile,
+		JSON.stringify(
+			{
+				workflow: workflow.name,
+				n8n: runtime.version,
+				finished: r.ok,
+				items: perNode,
+				error: workflowError(r.result) ?? null,
+				execution: r.result,
+			},
+			null,
+			2,
+		),
+	);
 
 	const err = workflowError(r.result);
 	if (!r.ok || err) {

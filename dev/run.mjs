@@ -28,7 +28,13 @@ await runMain(async () => {
 
 	const { baseUrl, apiKey, mock } = await platformOrMock();
 
-	const inst = await N8nInstance.create({ runtime, tarball, install: 'extract', label: `n8n ${runtime.version} (dev)`, extraEnv: { N8N_LOG_FORMAT: 'text' } });
+	const inst = await N8nInstance.create({
+		runtime,
+		tarball,
+		install: 'extract',
+		label: `n8n ${runtime.version} (dev)`,
+		extraEnv: { N8N_LOG_FORMAT: 'text' },
+	});
 	// Credentials and workflows from examples/, with the ids their credential references use.
 	const examples = fs
 		.readdirSync(path.join(REPO_DIR, 'examples'))
@@ -36,7 +42,9 @@ await runMain(async () => {
 		.map((f) => JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'examples', f), 'utf8')))
 		.filter((wf) => Array.isArray(wf.nodes));
 	const credRefs = new Map();
-	for (const wf of examples) for (const n of wf.nodes) if (n.credentials?.[CREDENTIAL_TYPE]) credRefs.set(n.credentials[CREDENTIAL_TYPE].id, n.credentials[CREDENTIAL_TYPE].name);
+	for (const wf of examples)
+		for (const n of wf.nodes)
+			if (n.credentials?.[CREDENTIAL_TYPE]) credRefs.set(n.credentials[CREDENTIAL_TYPE].id, n.credentials[CREDENTIAL_TYPE].name);
 	console.log(`Importing ${credRefs.size} credential(s) and ${examples.length} example workflow(s) ...`);
 	await inst.importCredentials([...credRefs].map(([id, name]) => ({ id, name, type: CREDENTIAL_TYPE, data: { apiKey, baseUrl } })));
 	await inst.importWorkflows(examples);
@@ -66,9 +74,13 @@ n8n ${runtime.version} is running with n8n-nodes-service-platform loaded.
   Credential "${[...credRefs.values()][0]}" -> ${baseUrl}${mock ? ` (mock API, key ${apiKey})` : ''}
              open it under Overview > Credentials and press "Test"/"Retry".
   n8n log:   ${path.relative(process.cwd(), logFile)}
-${mock ? `  Mock API:  ${mock.servicesUrl}; change its answers with e.g.
+${
+	mock
+		? `  Mock API:  ${mock.servicesUrl}; change its answers with e.g.
              curl -X POST ${mock.url}/__mock/config -d '{"shape":"envelope"}'
-             curl -X POST ${mock.url}/__mock/config -d '{"fault":"status:503"}'  (reset: POST ${mock.url}/__mock/reset)\n` : ''}
+             curl -X POST ${mock.url}/__mock/config -d '{"fault":"status:503"}'  (reset: POST ${mock.url}/__mock/reset)\n`
+		: ''
+}
 Press Ctrl-C to stop n8n${mock ? ' and the mock' : ''} (the temporary n8n folder is removed).`);
 
 	const exit = await inst.serverExit;

@@ -60,38 +60,56 @@ export async function runAgentGroup(t, { line, tarball, startMockApi, outDir }) 
 	const sessions = [];
 	let inst;
 	try {
-		inst = await t.setup(`n8n line ${line}: package installed by the Community Nodes installer steps, N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE=true, started`, async () => {
-			const i = await startMcpN8n({ line, tarball });
-			console.log(`    n8n ${i.runtime.version} ready after ${(i.startMs / 1000).toFixed(1)} s at ${i.baseUrl}`);
-			return i;
-		});
+		inst = await t.setup(
+			`n8n line ${line}: package installed by the Community Nodes installer steps, N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE=true, started`,
+			async () => {
+				const i = await startMcpN8n({ line, tarball });
+				console.log(`    n8n ${i.runtime.version} ready after ${(i.startMs / 1000).toFixed(1)} s at ${i.baseUrl}`);
+				return i;
+			},
+		);
 		if (!inst) return null;
 		const services = mock.getServices();
 		const main = await t.setup('publish the MCP workflow of examples/mcp-server-services.json (bearer auth, List and Get tools)', () =>
 			publishMcpWorkflow(inst, { mcpPath: `services-agent-${line}`, credential: { apiKey: mock.apiKey, baseUrl: mock.url } }),
 		);
-		const faults = await t.setup(`publish a second MCP workflow: List with a wrong key, List against an endless body (Timeout ${ENDLESS_TIMEOUT_MS / 1000} s)`, () =>
-			publishMcpWorkflow(inst, {
-				mcpPath: `services-faults-${line}`,
-				credential: { apiKey: WRONG_KEY, baseUrl: mock.url },
-				tools: [
-					{ name: 'List with wrong key', parameters: { operation: 'list' } },
-					{
-						name: 'List endless body',
-						parameters: { operation: 'list', options: { timeout: ENDLESS_TIMEOUT_MS } },
-						credential: { apiKey: mock.apiKey, baseUrl: endless.url },
-					},
-				],
-			}),
+		const faults = await t.setup(
+			`publish a second MCP workflow: List with a wrong key, List against an endless body (Timeout ${ENDLESS_TIMEOUT_MS / 1000} s)`,
+			() =>
+				publishMcpWorkflow(inst, {
+					mcpPath: `services-faults-${line}`,
+					credential: { apiKey: WRONG_KEY, baseUrl: mock.url },
+					tools: [
+						{ name: 'List with wrong key', parameters: { operation: 'list' } },
+						{
+							name: 'List endless body',
+							parameters: { operation: 'list', options: { timeout: ENDLESS_TIMEOUT_MS } },
+							credential: { apiKey: mock.apiKey, baseUrl: endless.url },
+						},
+					],
+				}),
 		);
 		if (!main || !faults) return null;
 		const packed = createRequire(import.meta.url)(path.join(inst.packageDir, 'dist', 'nodes', 'Services', 'actions', 'toolUse.js'));
 
 		await t.test('a request without the MCP bearer token is refused (no session), and a wrong token too', async () => {
-			const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } };
+			const init = {
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'initialize',
+				params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+			};
 			const post = (headers) =>
-				fetch(main.endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init), signal: AbortSignal.timeout(15_000) });
-			for (const [what, headers] of [['no token', {}], ['a wrong token', { authorization: 'Bearer not-the-token' }]]) {
+				fetch(main.endpoint, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+					body: JSON.stringify(init),
+					signal: AbortSignal.timeout(15_000),
+				});
+			for (const [what, headers] of [
+				['no token', {}],
+				['a wrong token', { authorization: 'Bearer not-the-token' }],
+			]) {
 				const res = await post(headers);
 				const body = await res.text();
 				assert.ok([401, 403].includes(res.status), `${what}: HTTP ${res.status} ${body.slice(0, 200)}`);
@@ -110,27 +128,37 @@ export async function runAgentGroup(t, { line, tarball, startMockApi, outDir }) 
 			if (!session) continue;
 			const { client } = session;
 
-			await t.test(`${label}: tools/list shows List_services and Get_service with our descriptions; Get requires a string serviceId`, async () => {
-				const { tools } = await client.listTools();
-				seen.push(JSON.stringify(tools));
-				fs.writeFileSync(path.join(outDir, `agent-tools-n8n${line}-${transport}.json`), JSON.stringify(tools, null, 2));
-				if (transport === TRANSPORTS[0]) console.log(`    tools/list as the client saw it (n8n ${inst.runtime.version}):\n${JSON.stringify(tools, null, 2).replace(/^/gm, '      ')}`);
-				const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-				assert.deepEqual(Object.keys(byName).sort(), ['Get_service', 'List_services']);
-				assert.equal(byName.List_services.description, packed.LIST_TOOL_DESCRIPTION);
-				assert.equal(byName.Get_service.description, packed.GET_TOOL_DESCRIPTION);
-				const list = byName.List_services.inputSchema;
-				assert.equal(list.type, 'object');
-				assert.deepEqual(Object.keys(list.properties).sort(), ['limit', 'search', 'status']);
-				assert.equal(list.properties.status.type, 'string');
-				assert.equal(list.properties.search.type, 'string');
-				assert.equal(list.properties.limit.type, 'number');
-				assert.deepEqual((list.required ?? []).filter((k) => k in list.properties), [], 'every List input may be left out (defaults)');
-				const get = byName.Get_service.inputSchema;
-				assert.deepEqual(Object.keys(get.properties), ['serviceId']);
-				assert.equal(get.properties.serviceId.type, 'string');
-				assert.deepEqual(get.required, ['serviceId']);
-			});
+			await t.test(
+				`${label}: tools/list shows List_services and Get_service with our descriptions; Get requires a string serviceId`,
+				async () => {
+					const { tools } = await client.listTools();
+					seen.push(JSON.stringify(tools));
+					fs.writeFileSync(path.join(outDir, `agent-tools-n8n${line}-${transport}.json`), JSON.stringify(tools, null, 2));
+					if (transport === TRANSPORTS[0])
+						console.log(
+							`    tools/list as the client saw it (n8n ${inst.runtime.version}):\n${JSON.stringify(tools, null, 2).replace(/^/gm, '      ')}`,
+						);
+					const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+					assert.deepEqual(Object.keys(byName).sort(), ['Get_service', 'List_services']);
+					assert.equal(byName.List_services.description, packed.LIST_TOOL_DESCRIPTION);
+					assert.equal(byName.Get_service.description, packed.GET_TOOL_DESCRIPTION);
+					const list = byName.List_services.inputSchema;
+					assert.equal(list.type, 'object');
+					assert.deepEqual(Object.keys(list.properties).sort(), ['limit', 'search', 'status']);
+					assert.equal(list.properties.status.type, 'string');
+					assert.equal(list.properties.search.type, 'string');
+					assert.equal(list.properties.limit.type, 'number');
+					assert.deepEqual(
+						(list.required ?? []).filter((k) => k in list.properties),
+						[],
+						'every List input may be left out (defaults)',
+					);
+					const get = byName.Get_service.inputSchema;
+					assert.deepEqual(Object.keys(get.properties), ['serviceId']);
+					assert.equal(get.properties.serviceId.type, 'string');
+					assert.deepEqual(get.required, ['serviceId']);
+				},
+			);
 
 			await t.test(`${label}: tools/call List_services returns exactly the mock's ${MOCK_COUNT} services, simplified`, async () => {
 				const result = await client.callTool({ name: 'List_services', arguments: {} });
@@ -179,24 +207,27 @@ export async function runAgentGroup(t, { line, tarball, startMockApi, outDir }) 
 				assert.match(resultText(result), /The platform rejected the API key \(HTTP 401\)/);
 				console.log(`      error result: ${JSON.stringify(resultText(result))}`);
 			});
-			await t.test(`an endless body gives a bounded error result within Timeout (${ENDLESS_TIMEOUT_MS / 1000} s) + ${ENDLESS_SLACK_MS / 1000} s, and the session still answers`, async () => {
-				const t0 = Date.now();
-				const result = await client.callTool({ name: 'List_endless_body', arguments: {} }, undefined, { timeout: 60_000 });
-				const ms = Date.now() - t0;
-				seen.push(JSON.stringify(result));
-				console.log(`      error result after ${(ms / 1000).toFixed(1)} s: ${resultText(result).split('\n')[0].slice(0, 200)}`);
-				assert.equal(result.isError, true, `an error result: ${resultText(result).slice(0, 300)}`);
-				assert.match(resultText(result), /time|Timeout/i);
-				assert.ok(ms >= ENDLESS_TIMEOUT_MS - 500, `not before the Timeout (${ms} ms)`);
-				assert.ok(ms <= ENDLESS_TIMEOUT_MS + ENDLESS_SLACK_MS, `within Timeout + ${ENDLESS_SLACK_MS} ms (${ms} ms)`);
-				const t1 = Date.now();
-				const { tools } = await client.listTools(undefined, { timeout: 10_000 });
-				assert.equal(tools.length, 2);
-				const again = await client.callTool({ name: 'List_with_wrong_key', arguments: {} }, undefined, { timeout: 20_000 });
-				seen.push(JSON.stringify(again));
-				assert.equal(again.isError, true);
-				console.log(`      the same session answered tools/list and a call ${((Date.now() - t1) / 1000).toFixed(1)} s later`);
-			});
+			await t.test(
+				`an endless body gives a bounded error result within Timeout (${ENDLESS_TIMEOUT_MS / 1000} s) + ${ENDLESS_SLACK_MS / 1000} s, and the session still answers`,
+				async () => {
+					const t0 = Date.now();
+					const result = await client.callTool({ name: 'List_endless_body', arguments: {} }, undefined, { timeout: 60_000 });
+					const ms = Date.now() - t0;
+					seen.push(JSON.stringify(result));
+					console.log(`      error result after ${(ms / 1000).toFixed(1)} s: ${resultText(result).split('\n')[0].slice(0, 200)}`);
+					assert.equal(result.isError, true, `an error result: ${resultText(result).slice(0, 300)}`);
+					assert.match(resultText(result), /time|Timeout/i);
+					assert.ok(ms >= ENDLESS_TIMEOUT_MS - 500, `not before the Timeout (${ms} ms)`);
+					assert.ok(ms <= ENDLESS_TIMEOUT_MS + ENDLESS_SLACK_MS, `within Timeout + ${ENDLESS_SLACK_MS} ms (${ms} ms)`);
+					const t1 = Date.now();
+					const { tools } = await client.listTools(undefined, { timeout: 10_000 });
+					assert.equal(tools.length, 2);
+					const again = await client.callTool({ name: 'List_with_wrong_key', arguments: {} }, undefined, { timeout: 20_000 });
+					seen.push(JSON.stringify(again));
+					assert.equal(again.isError, true);
+					console.log(`      the same session answered tools/list and a call ${((Date.now() - t1) / 1000).toFixed(1)} s later`);
+				},
+			);
 		}
 
 		for (const s of sessions.splice(0)) await s.close();

@@ -29,7 +29,16 @@ const VIEWPORT = { width: 1440, height: 900 };
 const STEP_TIMEOUT_MS = 20_000;
 /** The README's pictures, as `runBrowserSteps` writes them when given `shots`. */
 export const SCREENSHOTS = [
-	...['node-creator.png', 'node-panel.png', 'credential-dialog.png', 'output-table.png', 'get-from-list.png', 'trigger-event.png', 'mcp-canvas.png', 'mcp-tool-panel.png'],
+	...[
+		'node-creator.png',
+		'node-panel.png',
+		'credential-dialog.png',
+		'output-table.png',
+		'get-from-list.png',
+		'trigger-event.png',
+		'mcp-canvas.png',
+		'mcp-tool-panel.png',
+	],
 	...RECIPES.map((r) => r.picture).filter(Boolean),
 ];
 
@@ -83,7 +92,12 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 				if (!(e instanceof assert.AssertionError)) alive = false;
 				const saved = await saveArtifacts(page, artifactsDir, `browser-n8n${line}-${slug(name)}`);
 				// Playwright's call log (after "Call log:") is noise here; an assertion's "- expected" lines are not.
-				const what = String(e?.message ?? e).split(/^\s*Call log:/m)[0].split('\n').filter((l) => !l.includes('\u001b')).join('\n').trim();
+				const what = String(e?.message ?? e)
+					.split(/^\s*Call log:/m)[0]
+					.split('\n')
+					.filter((l) => !l.includes('\u001b'))
+					.join('\n')
+					.trim();
 				const msg = `step "${name}" failed: ${what}\n  page saved: ${saved.join(', ')}`;
 				throw Object.assign(new Error(msg), { stack: msg });
 			}
@@ -110,29 +124,35 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await page.waitForURL((u) => !u.pathname.includes('signin'), { timeout: 30_000 });
 	});
 
-	await named('node creator: searching "Services" lists Services (with Services Trigger folded in) and the package icon loads', async () => {
-		if (!new URL(page.url()).pathname.startsWith('/workflow/')) await page.goto(`${inst.baseUrl}/workflow/new`);
-		await openCreatorSearch(page, 'Services');
-		const entry = creatorEntry(page, 'Services');
-		const navId = await entry.getAttribute('data-keyboard-nav-id');
-		assert.ok(navId?.startsWith(`${PACKAGE_NAME}.services`), `the "Services" entry is this package's node (${navId})`);
-		await assertIconLoads(entry, 'Services entry');
-		// n8n folds a package's trigger into its regular node's entry: opening it lists the trigger's
-		// events and the node's action, each with the icon.
-		await entry.click();
-		const triggers = page.locator(`[data-keyboard-nav-id^="${PACKAGE_NAME}.servicesTrigger"]`);
-		await triggers.first().waitFor();
-		const triggerNames = await triggers.getByTestId('node-creator-item-name').allInnerTexts();
-		assert.ok(triggerNames.length >= 1, 'Services Trigger events are listed');
-		await assertIconLoads(triggers.first(), 'Services Trigger event');
-		await page.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Actions/ }).click();
-		const action = page.getByTestId('node-creator-item-name').filter({ hasText: /^List services$/ });
-		await action.waitFor();
-		console.log(`      trigger events: ${triggerNames.join(', ')}; action: List services`);
-		await shot(page.getByTestId('node-creator'), 'node-creator.png');
-		await action.click();
-		await ndv.getByTestId('node-parameters').waitFor();
-	});
+	await named(
+		'node creator: searching "Services" lists Services (with Services Trigger folded in) and the package icon loads',
+		async () => {
+			if (!new URL(page.url()).pathname.startsWith('/workflow/')) await page.goto(`${inst.baseUrl}/workflow/new`);
+			await openCreatorSearch(page, 'Services');
+			const entry = creatorEntry(page, 'Services');
+			const navId = await entry.getAttribute('data-keyboard-nav-id');
+			assert.ok(navId?.startsWith(`${PACKAGE_NAME}.services`), `the "Services" entry is this package's node (${navId})`);
+			await assertIconLoads(entry, 'Services entry');
+			// n8n folds a package's trigger into its regular node's entry: opening it lists the trigger's
+			// events and the node's action, each with the icon.
+			await entry.click();
+			const triggers = page.locator(`[data-keyboard-nav-id^="${PACKAGE_NAME}.servicesTrigger"]`);
+			await triggers.first().waitFor();
+			const triggerNames = await triggers.getByTestId('node-creator-item-name').allInnerTexts();
+			assert.ok(triggerNames.length >= 1, 'Services Trigger events are listed');
+			await assertIconLoads(triggers.first(), 'Services Trigger event');
+			await page
+				.getByTestId('node-creator-category-item')
+				.filter({ hasText: /^\s*Actions/ })
+				.click();
+			const action = page.getByTestId('node-creator-item-name').filter({ hasText: /^List services$/ });
+			await action.waitFor();
+			console.log(`      trigger events: ${triggerNames.join(', ')}; action: List services`);
+			await shot(page.getByTestId('node-creator'), 'node-creator.png');
+			await action.click();
+			await ndv.getByTestId('node-parameters').waitFor();
+		},
+	);
 
 	await named('Services panel: Service / List with Return All off, Limit 50, Simplify on, Filters, Options', async () => {
 		assert.equal(await ndv.getByTestId('parameter-input-resource').locator('input').inputValue(), 'Service');
@@ -140,8 +160,11 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		assert.equal(await switchOn(ndv, 'returnAll'), false, 'Return All is off');
 		assert.equal(await ndv.getByTestId('parameter-input-limit').locator('input').inputValue(), '50', 'Limit defaults to 50');
 		assert.equal(await switchOn(ndv, 'simplify'), true, 'Simplify is on');
-		const labels = (await ndv.getByTestId('node-parameters').getByTestId('parameter-item').allInnerTexts()).map((s) => s.split('\n')[0].trim());
-		for (const l of ['Return All', 'Limit', 'Simplify', 'Filters', 'Options']) assert.ok(labels.includes(l), `"${l}" is shown (parameters: ${labels.join(', ')})`);
+		const labels = (await ndv.getByTestId('node-parameters').getByTestId('parameter-item').allInnerTexts()).map((s) =>
+			s.split('\n')[0].trim(),
+		);
+		for (const l of ['Return All', 'Limit', 'Simplify', 'Filters', 'Options'])
+			assert.ok(labels.includes(l), `"${l}" is shown (parameters: ${labels.join(', ')})`);
 		await shot(ndv, 'node-panel.png');
 	});
 
@@ -154,7 +177,10 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 
 	await named('canvas: the node subtitle reads "List services"', async () => {
 		await closePanel(page);
-		const node = page.getByTestId('canvas-node').filter({ hasText: 'List services' }).filter({ hasNot: page.getByTestId('canvas-trigger-node') });
+		const node = page
+			.getByTestId('canvas-node')
+			.filter({ hasText: 'List services' })
+			.filter({ hasNot: page.getByTestId('canvas-trigger-node') });
 		const subtitle = node.locator('[class*="subtitle" i]');
 		await subtitle.first().waitFor();
 		assert.deepEqual((await subtitle.allInnerTexts()).map((s) => s.trim()).filter(Boolean), ['List services']);
@@ -183,7 +209,7 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		// From 2.x's panel, a credential whose test passes is saved and the dialog closes at once:
 		// reopen it with the pencil. 1.x keeps it open.
 		const success = dialog.getByTestId('credentials-config-container-test-success');
-		for (const until = Date.now() + STEP_TIMEOUT_MS; !(await success.isVisible()) && (await dialog.isVisible()) && Date.now() < until; ) {
+		for (const until = Date.now() + STEP_TIMEOUT_MS; !(await success.isVisible()) && (await dialog.isVisible()) && Date.now() < until;) {
 			await page.waitForTimeout(200);
 		}
 		if (!(await dialog.isVisible())) await ndv.getByTestId('credential-edit-button').click();
@@ -194,24 +220,27 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	// n8n 1.x's credential tester answers a rejected saved credential with its own text, before the
 	// credential's rules are consulted (seen on 1.123.81); 2.x applies the rules.
 	const wrongKeyText = line >= 2 ? texts.rule401 : N8N1_REJECTED_TEXT;
-	await named(`credential dialog: a wrong key shows ${line >= 2 ? 'the 401 text of the credential test rules' : "n8n 1.x's own 401 text"}`, async () => {
-		await dialog.getByTestId('parameter-input-apiKey').locator('input').fill(WRONG_KEY);
-		await dialogWindow.getByTestId('credential-save-button').click();
-		// n8n shows "Couldn't connect with these settings" and the test's message, in 2.x behind
-		// "More details".
-		const details = dialog.getByText('More details');
-		await details.or(dialog.getByText(wrongKeyText)).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-		if (await details.count()) await details.first().click();
-		await dialog.getByText(wrongKeyText).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-		const body = await dialog.innerText();
-		assert.ok(!body.includes(WRONG_KEY) && !body.includes(mock.apiKey), 'the dialog does not show the key');
-		// Put the right key back for the run.
-		await dialog.getByTestId('parameter-input-apiKey').locator('input').fill(mock.apiKey);
-		await dialogWindow.getByTestId('credential-save-button').click();
-		await dialog.getByTestId('credentials-config-container-test-success').waitFor({ timeout: STEP_TIMEOUT_MS });
-		await dialogWindow.locator('.el-dialog__headerbtn, [aria-label="Close"]').first().click();
-		await dialog.waitFor({ state: 'hidden' });
-	});
+	await named(
+		`credential dialog: a wrong key shows ${line >= 2 ? 'the 401 text of the credential test rules' : "n8n 1.x's own 401 text"}`,
+		async () => {
+			await dialog.getByTestId('parameter-input-apiKey').locator('input').fill(WRONG_KEY);
+			await dialogWindow.getByTestId('credential-save-button').click();
+			// n8n shows "Couldn't connect with these settings" and the test's message, in 2.x behind
+			// "More details".
+			const details = dialog.getByText('More details');
+			await details.or(dialog.getByText(wrongKeyText)).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+			if (await details.count()) await details.first().click();
+			await dialog.getByText(wrongKeyText).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+			const body = await dialog.innerText();
+			assert.ok(!body.includes(WRONG_KEY) && !body.includes(mock.apiKey), 'the dialog does not show the key');
+			// Put the right key back for the run.
+			await dialog.getByTestId('parameter-input-apiKey').locator('input').fill(mock.apiKey);
+			await dialogWindow.getByTestId('credential-save-button').click();
+			await dialog.getByTestId('credentials-config-container-test-success').waitFor({ timeout: STEP_TIMEOUT_MS });
+			await dialogWindow.locator('.el-dialog__headerbtn, [aria-label="Close"]').first().click();
+			await dialog.waitFor({ state: 'hidden' });
+		},
+	);
 
 	let simplifiedRun;
 	let rawRun;
@@ -219,7 +248,10 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		const rows = await executeAndReadTable(page, ndv);
 		simplifiedRun = rows;
 		assert.equal(rows.count, serviceCount, `rows in the output table (headers: ${rows.headers.join(', ')})`);
-		assert.ok(rows.headers.includes('id_service') && rows.headers.includes('status'), `simplified columns (headers: ${rows.headers.join(', ')})`);
+		assert.ok(
+			rows.headers.includes('id_service') && rows.headers.includes('status'),
+			`simplified columns (headers: ${rows.headers.join(', ')})`,
+		);
 		assert.ok(!rows.headers.includes('values'), 'no raw nested record while Simplify is on');
 		await shot(ndv, 'output-table.png');
 	});
@@ -248,13 +280,20 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await servicesNode.first().dblclick();
 		await ndv.getByTestId('parameter-input-operation').click();
 		// An option's text is its name and then its description: match the name alone.
-		await page.locator('.el-select-dropdown__item:visible').filter({ has: page.getByText('Get', { exact: true }) }).click();
+		await page
+			.locator('.el-select-dropdown__item:visible')
+			.filter({ has: page.getByText('Get', { exact: true }) })
+			.click();
 		await locator.waitFor();
 		await locator.getByTestId('rlc-mode-selector').click();
 		const modeOptions = page.locator('.el-select-dropdown__item:visible');
 		await modeOptions.first().waitFor();
 		const modes = (await modeOptions.allInnerTexts()).map((s) => s.trim());
-		assert.deepEqual(modes.map((m) => m.toLowerCase()), ['from list', 'by id'], `the Service modes (shown: ${modes.join(', ')})`);
+		assert.deepEqual(
+			modes.map((m) => m.toLowerCase()),
+			['from list', 'by id'],
+			`the Service modes (shown: ${modes.join(', ')})`,
+		);
 		await modeOptions.filter({ hasText: /^\s*From list\s*$/i }).click(); // the current mode: closes the menu
 		await closePanel(page);
 		const subtitle = servicesNode.locator('[class*="subtitle" i]');
@@ -268,10 +307,18 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await locator.getByTestId('rlc-input-container').click();
 		await listItems.first().waitFor();
 		const all = await settledTexts(page, listItems, entries.length);
-		assert.deepEqual(all, entries.map((e) => e.name), 'the list shows every mock service, in the listing order');
+		assert.deepEqual(
+			all,
+			entries.map((e) => e.name),
+			'the list shows every mock service, in the listing order',
+		);
 		await page.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]').first().fill(search);
 		const narrowed = await settledTexts(page, listItems, found.length);
-		assert.deepEqual(narrowed, found.map((e) => e.name), `the services whose name or alias contains "${search}"`);
+		assert.deepEqual(
+			narrowed,
+			found.map((e) => e.name),
+			`the services whose name or alias contains "${search}"`,
+		);
 		// The parameters only: the output pane still shows List's earlier run.
 		await shot(ndv.getByTestId('node-parameters'), 'get-from-list.png');
 	});
@@ -282,7 +329,7 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		const rows = await executeAndReadTable(page, ndv, rawRun);
 		assert.equal(rows.count, 1, `one item (headers: ${rows.headers.join(', ')})`);
 		const ids = entries.map((e) => e.id).filter((id) => rows.text.includes(id));
-		assert.deepEqual(ids, [picked.id], 'the output holds the picked service\'s id_service and no other');
+		assert.deepEqual(ids, [picked.id], "the output holds the picked service's id_service and no other");
 		await closePanel(page);
 	});
 
@@ -305,33 +352,46 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await shot(ndv, 'trigger-event.png');
 	});
 
-	await named('MCP Server Trigger with the List and Get tools on the canvas; the List tool panel shows $fromAI and its Tool Description', async () => {
-		await inst.login();
-		const { workflow } = await publishMcpWorkflow(inst, { mcpPath: `browser-mcp-${line}`, credential: { apiKey: mock.apiKey, baseUrl: mock.url }, activate: false });
-		page.once('dialog', (d) => d.accept().catch(() => {}));
-		await page.goto(`${inst.baseUrl}/workflow/${workflow.id}`);
-		const nodes = page.getByTestId('canvas-node');
-		for (const name of ['MCP Server Trigger', 'List services', 'Get service']) await nodes.filter({ hasText: name }).first().waitFor();
-		await shot(page.locator('body'), 'mcp-canvas.png');
-		await nodes.filter({ hasText: 'List services' }).first().dblclick();
-		const parameters = ndv.getByTestId('node-parameters');
-		await parameters.waitFor();
-		const text = await parameters.innerText();
-		assert.match(text, /Tool Description/, 'the tool panel shows its Tool Description');
-		assert.match(text, /Defined automatically by the model|\$fromAI/, 'Limit, Status and Search are left to the model');
-		await shot(ndv, 'mcp-tool-panel.png');
-		await closePanel(page);
-	});
+	await named(
+		'MCP Server Trigger with the List and Get tools on the canvas; the List tool panel shows $fromAI and its Tool Description',
+		async () => {
+			await inst.login();
+			const { workflow } = await publishMcpWorkflow(inst, {
+				mcpPath: `browser-mcp-${line}`,
+				credential: { apiKey: mock.apiKey, baseUrl: mock.url },
+				activate: false,
+			});
+			page.once('dialog', (d) => d.accept().catch(() => {}));
+			await page.goto(`${inst.baseUrl}/workflow/${workflow.id}`);
+			const nodes = page.getByTestId('canvas-node');
+			for (const name of ['MCP Server Trigger', 'List services', 'Get service']) await nodes.filter({ hasText: name }).first().waitFor();
+			await shot(page.locator('body'), 'mcp-canvas.png');
+			await nodes.filter({ hasText: 'List services' }).first().dblclick();
+			const parameters = ndv.getByTestId('node-parameters');
+			await parameters.waitFor();
+			const text = await parameters.innerText();
+			assert.match(text, /Tool Description/, 'the tool panel shows its Tool Description');
+			assert.match(text, /Defined automatically by the model|\$fromAI/, 'Limit, Status and Search are left to the model');
+			await shot(ndv, 'mcp-tool-panel.png');
+			await closePanel(page);
+		},
+	);
 
 	// Each recipe of e2e/recipes.mjs with a picture, imported as a user imports it (its credentials
 	// picked; those of the Service Platform point at the mock), as the editor draws it.
 	for (const recipe of RECIPES.filter((r) => r.picture)) {
 		// A sticky note is drawn as a note, not as a canvas node with its name.
-		const names = readRecipe(recipe.file).nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').map((n) => n.name);
+		const names = readRecipe(recipe.file)
+			.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
+			.map((n) => n.name);
 		await named(`recipe ${recipe.file} on the canvas: its ${names.length} nodes, none unknown, none with issues`, async () => {
 			const credentials = {};
 			for (const [type, ref] of Object.entries(credentialRefs(readRecipe(recipe.file)))) {
-				credentials[type] = await inst.createCredential({ name: ref.name, type, data: type === CREDENTIAL_TYPE ? { apiKey: mock.apiKey, baseUrl: mock.url } : {} });
+				credentials[type] = await inst.createCredential({
+					name: ref.name,
+					type,
+					data: type === CREDENTIAL_TYPE ? { apiKey: mock.apiKey, baseUrl: mock.url } : {},
+				});
 			}
 			const workflow = await importRecipe(inst, recipe.file, { credentials });
 			page.once('dialog', (d) => d.accept().catch(() => {}));
@@ -339,7 +399,9 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 			const nodes = page.getByTestId('canvas-node');
 			for (const name of names) await nodes.filter({ hasText: name }).first().waitFor();
 			assert.equal(await nodes.count(), names.length, 'one canvas node per node of the file');
-			const flagged = page.locator('[data-test-id="node-not-installed"], [data-test-id="node-issues"], [data-test-id="node-setup-required"]');
+			const flagged = page.locator(
+				'[data-test-id="node-not-installed"], [data-test-id="node-issues"], [data-test-id="node-setup-required"]',
+			);
 			assert.equal(await flagged.count(), 0, 'no node is marked not installed, with issues or needing setup');
 			await shot(page.locator('body'), recipe.picture);
 		});
@@ -376,7 +438,10 @@ async function openCreatorSearch(page, text) {
 }
 
 function creatorEntry(page, name) {
-	return page.locator('[data-keyboard-nav-id]').filter({ has: page.getByTestId('node-creator-item-name').getByText(name, { exact: true }) }).first();
+	return page
+		.locator('[data-keyboard-nav-id]')
+		.filter({ has: page.getByTestId('node-creator-item-name').getByText(name, { exact: true }) })
+		.first();
 }
 
 /** The entry's icon is an image that loaded (not a broken image or a placeholder). */
@@ -385,7 +450,11 @@ async function assertIconLoads(entry, what) {
 	await img.waitFor();
 	const src = await img.getAttribute('src');
 	assert.match(String(src), new RegExp(`/icons/${PACKAGE_NAME}/`), `${what}: the icon is the package's (src ${src})`);
-	await img.evaluate((el) => (el.complete ? null : new Promise((r) => el.addEventListener('load', r, { once: true }) || el.addEventListener('error', r, { once: true }))));
+	await img.evaluate((el) =>
+		el.complete
+			? null
+			: new Promise((r) => el.addEventListener('load', r, { once: true }) || el.addEventListener('error', r, { once: true })),
+	);
 	const width = await img.evaluate((el) => el.naturalWidth);
 	assert.ok(width > 0, `${what}: the icon ${src} did not load (broken image)`);
 }
@@ -405,7 +474,11 @@ async function executeAndReadTable(page, ndv, previous) {
 	await ndv.getByTestId('node-execute-button').click();
 	// Wait for a finished run: an item count or an error in the output panel.
 	const error = out.locator('[data-test-id*="error" i]');
-	await out.getByText(/^\d+ items?$/).or(error).first().waitFor({ timeout: 60_000 });
+	await out
+		.getByText(/^\d+ items?$/)
+		.or(error)
+		.first()
+		.waitFor({ timeout: 60_000 });
 	if (await error.count()) throw new Error(`the run failed: ${(await error.first().innerText()).slice(0, 500)}`);
 	const table = out.getByTestId('radio-button-table');
 	if (await table.count()) await table.click();
@@ -420,7 +493,7 @@ async function executeAndReadTable(page, ndv, previous) {
 	let result = await read();
 	// A table being redrawn can read as no columns at all: not a result either.
 	const settled = (r) => r.headers.length > 0 && !(previous && same(r, previous));
-	for (const until = Date.now() + 15_000; !settled(result) && Date.now() < until; ) {
+	for (const until = Date.now() + 15_000; !settled(result) && Date.now() < until;) {
 		await page.waitForTimeout(250);
 		result = await read();
 	}
@@ -451,7 +524,7 @@ function searchTextFor(entries) {
 /** The list's entry names once they stop changing and number `expected` (bounded wait; n8n debounces searches). */
 async function settledTexts(page, items, expected) {
 	let texts = [];
-	for (const until = Date.now() + STEP_TIMEOUT_MS / 2; Date.now() < until; ) {
+	for (const until = Date.now() + STEP_TIMEOUT_MS / 2; Date.now() < until;) {
 		const now = (await items.allInnerTexts()).map((s) => s.trim());
 		if (now.length === expected && `${now}` === `${texts}`) return now;
 		texts = now;
@@ -499,11 +572,14 @@ export async function runBrowserGroup(t, { line, tarball, startMockApi, outDir, 
 	let inst;
 	let br;
 	try {
-		inst = await t.setup(`n8n line ${line} with the package installed by the Community Nodes installer steps, started, owner set up`, async () => {
-			const i = await startEditorN8n({ line, tarball });
-			console.log(`    n8n ${i.runtime.version} ready after ${(i.startMs / 1000).toFixed(1)} s at ${i.baseUrl}`);
-			return i;
-		});
+		inst = await t.setup(
+			`n8n line ${line} with the package installed by the Community Nodes installer steps, started, owner set up`,
+			async () => {
+				const i = await startEditorN8n({ line, tarball });
+				console.log(`    n8n ${i.runtime.version} ready after ${(i.startMs / 1000).toFixed(1)} s at ${i.baseUrl}`);
+				return i;
+			},
+		);
 		if (!inst) return null;
 		br = await t.setup('headless Chromium (Debian chromium through playwright-core)', async () => {
 			const b = await launchBrowser();
@@ -516,13 +592,25 @@ export async function runBrowserGroup(t, { line, tarball, startMockApi, outDir, 
 		const context = await br.browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
 		context.setDefaultTimeout(STEP_TIMEOUT_MS);
 		const page = await context.newPage();
-		const { timings } = await runBrowserSteps({ step: (name, fn) => t.test(name, fn), inst, mock, page, artifactsDir: outDir, texts, line, shots });
+		const { timings } = await runBrowserSteps({
+			step: (name, fn) => t.test(name, fn),
+			inst,
+			mock,
+			page,
+			artifactsDir: outDir,
+			texts,
+			line,
+			shots,
+		});
 		const secs = Object.entries(timings).map(([k, ms]) => `${(ms / 1000).toFixed(1)} s  ${k}`);
 		console.log(`    browser step times (n8n ${inst.runtime.version}):\n${secs.map((s) => `      ${s}`).join('\n')}`);
 		await br.close();
 		await inst.stop();
 		await t.test('neither API key typed in the browser appears in n8n output, logs or any file n8n wrote', async () => {
-			const hits = [...inst.findSecret(mock.apiKey).map((h) => `mock key in ${h}`), ...inst.findSecret(WRONG_KEY).map((h) => `wrong key in ${h}`)];
+			const hits = [
+				...inst.findSecret(mock.apiKey).map((h) => `mock key in ${h}`),
+				...inst.findSecret(WRONG_KEY).map((h) => `wrong key in ${h}`),
+			];
 			assert.deepEqual(hits, []);
 		});
 		console.log(`    browser group total ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -45,7 +45,11 @@ export async function runChaosGroup(t, { tarball, startMockApi, outDir, log = co
 		const problems = (kind) => (v?.problems ?? []).filter((p) => p.kind === kind).map((p) => `${p.id_service} ${p.event}: ${p.detail}`);
 		await t.test(`${label}: no change lost at the sink`, async () => {
 			assert.ok(v, 'no run');
-			assert.equal(v.lost.total, 0, `lost ${v.lost.total} (${v.lost.mismatched} seen at a later event, ${v.lost.neverReached} final states never reached):\n${[...problems('lost before this event'), ...problems('diverged')].join('\n')}`);
+			assert.equal(
+				v.lost.total,
+				0,
+				`lost ${v.lost.total} (${v.lost.mismatched} seen at a later event, ${v.lost.neverReached} final states never reached):\n${[...problems('lost before this event'), ...problems('diverged')].join('\n')}`,
+			);
 		});
 		await t.test(`${label}: no service diverged between the sink and the platform`, async () => {
 			assert.ok(v, 'no run');
@@ -53,13 +57,20 @@ export async function runChaosGroup(t, { tarball, startMockApi, outDir, log = co
 		});
 		await t.test(`${label}: every duplicate is marked redelivered, with an eventId the sink saw before`, async () => {
 			assert.ok(v, 'no run');
-			assert.equal(v.duplicates.unmarked, 0, `${v.duplicates.unmarked} of ${v.duplicates.total} duplicates unmarked:\n${problems('unmarked duplicate').join('\n')}`);
+			assert.equal(
+				v.duplicates.unmarked,
+				0,
+				`${v.duplicates.unmarked} of ${v.duplicates.total} duplicates unmarked:\n${problems('unmarked duplicate').join('\n')}`,
+			);
 			assert.equal(v.duplicates.marked, v.duplicates.byEventId, 'marked duplicates repeat an eventId');
 			assert.equal(v.eventIdConflicts, 0, 'an eventId named two different changes');
 		});
 		await t.test(`${label}: the PostgreSQL mirror (the recipe's apply node) equals the platform's services`, async () => {
 			assert.ok(report?.mirror, 'no run');
-			assert.deepEqual({ missing: report.mirror.missing, extra: report.mirror.extra, different: report.mirror.different }, { missing: [], extra: [], different: [] });
+			assert.deepEqual(
+				{ missing: report.mirror.missing, extra: report.mirror.extra, different: report.mirror.different },
+				{ missing: [], extra: [], different: [] },
+			);
 		});
 	}
 	log(`    chaos group: ${Math.round((Date.now() - started) / 1000)} s for ${SHORT_RUNS.length} short runs`);

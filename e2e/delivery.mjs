@@ -45,67 +45,107 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 	const state = {};
 	try {
 		const ready = await t.setup('n8n 2.41.1 with durable poll scheduling and cursors', async () => {
-			inst = await N8nInstance.create({ runtime, tarball, label: 'n8n (durable cursors)', log, extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' } });
+			inst = await N8nInstance.create({
+				runtime,
+				tarball,
+				label: 'n8n (durable cursors)',
+				log,
+				extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' },
+			});
 			await inst.start();
 			await inst.setupOwner();
 			await inst.login();
 			return true;
 		});
 		if (!ready) return report;
-		await t.test('SIGKILL right after the activation, a change while n8n is down: the first scheduled poll after the restart reports it (no new baseline)', async () => {
-			const cred = await inst.createCredential({ name: 'Platform', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } });
-			const wf = await inst.createWorkflow(triggerWorkflow('delivery', { cred, params: { pollTimes: pollEvery(30, 2), events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
-			state.wf = wf;
-			// Activated just after a poll time, killed at once: no scheduled poll runs in between.
-			await waitUntil('just after a poll time', () => Date.now() % POLL_MS > 500 && Date.now() % POLL_MS < 2000, { timeoutMs: POLL_MS + 5000, everyMs: 250 });
-			await inst.activateWorkflow(wf.id);
-			await inst.kill('SIGKILL'); // n8n's whole process group, as the chaos test does
-			const polls = mock.requests.filter((q) => q.path.startsWith('/v2026/services')).length;
-			report.pollsBeforeKill = polls;
-			assert.equal(polls, 1, 'only the poll at activation ran before the kill (else the check proves nothing)');
-			const svc = mock.getServices();
-			state.changed = svc[0].id_service;
-			svc[0].values.values.status = svc[0].values.values.status === 'suspended' ? 'active' : 'suspended';
-			mock.setServices(svc);
-			await inst.start();
-			await inst.login();
-			const [ex] = await waitUntil('an execution after the restart', async () => {
-				const list = await inst.executions(wf.id);
-				return list.length ? list : null;
-			}, { timeoutMs: 90_000, everyMs: 250 });
-			const done = await inst.waitForExecution(ex.id);
-			assert.equal(done.status, 'success');
-			const items = nodeItems(done.result, 'Service Changes');
-			assert.deepEqual(items.map((i) => [i.event, i.id_service, i.redelivered]), [['statusChanged', state.changed, false]]);
-			state.first = items[0];
-		});
-
-		await t.test('SIGKILL just after a poll emitted: the first poll after the restart delivers that emission again, marked, same eventId and seq', async () => {
-			assert.ok(state.first, 'the first case did not pass');
-			// "Received event to trigger execution" is logged (debug) when a poll emits; kill right after it.
-			const mark = inst.serverLog.length;
-			const svc = mock.getServices();
-			svc[1].values.values.status = svc[1].values.values.status === 'suspended' ? 'active' : 'suspended';
-			mock.setServices(svc);
-			await waitUntil('the emit of the next poll', () => inst.serverLog.slice(mark).includes('Received event to trigger execution'), { timeoutMs: POLL_MS + 15_000, everyMs: 250 });
-			await inst.kill('SIGKILL'); // n8n's whole process group, as the chaos test does
-			const before = await (async () => {
+		await t.test(
+			'SIGKILL right after the activation, a change while n8n is down: the first scheduled poll after the restart reports it (no new baseline)',
+			async () => {
+				const cred = await inst.createCredential({
+					name: 'Platform',
+					type: CREDENTIAL_TYPE,
+					data: { apiKey: mock.apiKey, baseUrl: mock.url },
+				});
+				const wf = await inst.createWorkflow(
+					triggerWorkflow('delivery', {
+						cred,
+						params: { pollTimes: pollEvery(30, 2), events: ['created', 'statusChanged', 'specsChanged', 'removed'] },
+					}),
+				);
+				state.wf = wf;
+				// Activated just after a poll time, killed at once: no scheduled poll runs in between.
+				await waitUntil('just after a poll time', () => Date.now() % POLL_MS > 500 && Date.now() % POLL_MS < 2000, {
+					timeoutMs: POLL_MS + 5000,
+					everyMs: 250,
+				});
+				await inst.activateWorkflow(wf.id);
+				await inst.kill('SIGKILL'); // n8n's whole process group, as the chaos test does
+				const polls = mock.requests.filter((q) => q.path.startsWith('/v2026/services')).length;
+				report.pollsBeforeKill = polls;
+				assert.equal(polls, 1, 'only the poll at activation ran before the kill (else the check proves nothing)');
+				const svc = mock.getServices();
+				state.changed = svc[0].id_service;
+				svc[0].values.values.status = svc[0].values.values.status === 'suspended' ? 'active' : 'suspended';
+				mock.setServices(svc);
 				await inst.start();
 				await inst.login();
-				return (await inst.executions(state.wf.id)).length;
-			})();
-			await waitUntil('an execution after the restart', async () => (await inst.executions(state.wf.id)).length > before, { timeoutMs: 90_000, everyMs: 250 });
-			await sleep(2000);
-			const all = await deliveredItems(inst, state.wf.id);
-			const ofChange = all.filter((i) => i.id_service === svc[1].id_service);
-			assert.ok(ofChange.length >= 1, 'the change reached a successful execution');
-			const ids = new Set(ofChange.map((i) => i.eventId));
-			assert.equal(ids.size, 1, 'one eventId for the change, however often it came');
-			assert.ok(ofChange.slice(1).every((i) => i.redelivered === true), `every repeat marked: ${JSON.stringify(ofChange.map((i) => [i.seq, i.redelivered]))}`);
-			assert.equal(new Set(ofChange.map((i) => i.seq)).size, 1, 'the same seq on every delivery');
-			report.afterEmitKill = { deliveries: ofChange.length, redelivered: ofChange.filter((i) => i.redelivered).length };
-			log(`    the change came ${ofChange.length} time(s), ${report.afterEmitKill.redelivered} marked redelivered`);
-		});
+				const [ex] = await waitUntil(
+					'an execution after the restart',
+					async () => {
+						const list = await inst.executions(wf.id);
+						return list.length ? list : null;
+					},
+					{ timeoutMs: 90_000, everyMs: 250 },
+				);
+				const done = await inst.waitForExecution(ex.id);
+				assert.equal(done.status, 'success');
+				const items = nodeItems(done.result, 'Service Changes');
+				assert.deepEqual(
+					items.map((i) => [i.event, i.id_service, i.redelivered]),
+					[['statusChanged', state.changed, false]],
+				);
+				state.first = items[0];
+			},
+		);
+
+		await t.test(
+			'SIGKILL just after a poll emitted: the first poll after the restart delivers that emission again, marked, same eventId and seq',
+			async () => {
+				assert.ok(state.first, 'the first case did not pass');
+				// "Received event to trigger execution" is logged (debug) when a poll emits; kill right after it.
+				const mark = inst.serverLog.length;
+				const svc = mock.getServices();
+				svc[1].values.values.status = svc[1].values.values.status === 'suspended' ? 'active' : 'suspended';
+				mock.setServices(svc);
+				await waitUntil('the emit of the next poll', () => inst.serverLog.slice(mark).includes('Received event to trigger execution'), {
+					timeoutMs: POLL_MS + 15_000,
+					everyMs: 250,
+				});
+				await inst.kill('SIGKILL'); // n8n's whole process group, as the chaos test does
+				const before = await (async () => {
+					await inst.start();
+					await inst.login();
+					return (await inst.executions(state.wf.id)).length;
+				})();
+				await waitUntil('an execution after the restart', async () => (await inst.executions(state.wf.id)).length > before, {
+					timeoutMs: 90_000,
+					everyMs: 250,
+				});
+				await sleep(2000);
+				const all = await deliveredItems(inst, state.wf.id);
+				const ofChange = all.filter((i) => i.id_service === svc[1].id_service);
+				assert.ok(ofChange.length >= 1, 'the change reached a successful execution');
+				const ids = new Set(ofChange.map((i) => i.eventId));
+				assert.equal(ids.size, 1, 'one eventId for the change, however often it came');
+				assert.ok(
+					ofChange.slice(1).every((i) => i.redelivered === true),
+					`every repeat marked: ${JSON.stringify(ofChange.map((i) => [i.seq, i.redelivered]))}`,
+				);
+				assert.equal(new Set(ofChange.map((i) => i.seq)).size, 1, 'the same seq on every delivery');
+				report.afterEmitKill = { deliveries: ofChange.length, redelivered: ofChange.filter((i) => i.redelivered).length };
+				log(`    the change came ${ofChange.length} time(s), ${report.afterEmitKill.redelivered} marked redelivered`);
+			},
+		);
 	} finally {
 		await inst?.stop();
 		await mock.close();

@@ -55,10 +55,15 @@ export class Suite {
 
 function describeError(e) {
 	if (e instanceof AssertionError) {
-		const msg = e.generatedMessage ? e.message : `${e.message}\n${e.message.includes('actual') ? '' : `actual: ${short(e.actual)}\nexpected: ${short(e.expected)}`}`;
+		const msg = e.generatedMessage
+			? e.message
+			: `${e.message}\n${e.message.includes('actual') ? '' : `actual: ${short(e.actual)}\nexpected: ${short(e.expected)}`}`;
 		return msg.trim();
 	}
-	return String(e?.stack ?? e).split('\n').slice(0, 30).join('\n');
+	return String(e?.stack ?? e)
+		.split('\n')
+		.slice(0, 30)
+		.join('\n');
 }
 
 function short(v) {

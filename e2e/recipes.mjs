@@ -28,12 +28,7 @@ import { suspendedAlertRecipe } from './recipes/suspended-alert.mjs';
 import { mirrorRecipe } from './recipes/mirror.mjs';
 import { importRecipe } from './recipes/workflow.mjs';
 
-export const RECIPES = [
-	inventoryRecipe,
-	suspendedAlertRecipe,
-	mcpServerRecipe,
-	mirrorRecipe,
-];
+export const RECIPES = [inventoryRecipe, suspendedAlertRecipe, mcpServerRecipe, mirrorRecipe];
 
 export const RECIPE_GROUPS = ['recipes', ...RECIPES.map((r) => `recipe-${r.name}`)];
 
@@ -64,21 +59,31 @@ export async function runRecipesGroup(t, { line, tarball, startMockApi, only }) 
 			apiKeys.push(mock.apiKey);
 			return mock;
 		},
-		serviceCredential: (mock, label) => inst.createCredential({ name: `Service Platform account (${label})`, type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } }),
+		serviceCredential: (mock, label) =>
+			inst.createCredential({
+				name: `Service Platform account (${label})`,
+				type: CREDENTIAL_TYPE,
+				data: { apiKey: mock.apiKey, baseUrl: mock.url },
+			}),
 		importRecipe: (file, options) => importRecipe(inst, file, options),
 	};
 	try {
-		const ready = await t.setup(`n8n line ${line} with the package and the settings the recipes ask for, started, owner signed in`, async () => {
-			const runtime = await ensureN8n(line);
-			inst = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} (recipes)` });
-			const env = Object.assign({}, ...recipes.map((r) => r.env?.(ctx)));
-			Object.assign(inst.env, env);
-			await inst.start();
-			await inst.setupOwner();
-			await inst.login();
-			console.log(`    n8n ${runtime.version} ready after ${(inst.startMs / 1000).toFixed(1)} s; recipes: ${recipes.map((r) => r.name).join(', ')}; settings: ${Object.keys(env).join(', ') || 'none'}`);
-			return true;
-		});
+		const ready = await t.setup(
+			`n8n line ${line} with the package and the settings the recipes ask for, started, owner signed in`,
+			async () => {
+				const runtime = await ensureN8n(line);
+				inst = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} (recipes)` });
+				const env = Object.assign({}, ...recipes.map((r) => r.env?.(ctx)));
+				Object.assign(inst.env, env);
+				await inst.start();
+				await inst.setupOwner();
+				await inst.login();
+				console.log(
+					`    n8n ${runtime.version} ready after ${(inst.startMs / 1000).toFixed(1)} s; recipes: ${recipes.map((r) => r.name).join(', ')}; settings: ${Object.keys(env).join(', ') || 'none'}`,
+				);
+				return true;
+			},
+		);
 		if (!ready) return null;
 		// A recipe that throws outside its own assertions fails as one more assertion; the others go on.
 		const guarded = async (what, fn) => {
@@ -97,7 +102,10 @@ export async function runRecipesGroup(t, { line, tarball, startMockApi, only }) 
 		}
 		await inst.stop();
 		await t.test('no API key appears in n8n output, logs or any file n8n or a recipe wrote', () => {
-			assert.deepEqual(apiKeys.flatMap((key) => inst.findSecret(key)), []);
+			assert.deepEqual(
+				apiKeys.flatMap((key) => inst.findSecret(key)),
+				[],
+			);
 		});
 		const seconds = (Date.now() - started) / 1000;
 		console.log(`    recipes group total ${seconds.toFixed(1)} s`);

@@ -42,7 +42,13 @@ const SUITES = [
 	{ name: 'agent', label: (version) => `agent, n8n ${version}`, groups: ['agent'], lines: [2, 1], run: runAgentGroup },
 	// The recipes of examples/, imported as a user imports them, run and their results checked (issue 29).
 	{ name: 'recipes', label: (version) => `recipes, n8n ${version}`, groups: RECIPE_GROUPS, lines: [2], run: runRecipesGroup },
-	{ name: 'delivery', label: (version) => `delivery, n8n ${version} with durable poll cursors`, groups: ['delivery'], lines: [2], run: runDeliverySuite },
+	{
+		name: 'delivery',
+		label: (version) => `delivery, n8n ${version} with durable poll cursors`,
+		groups: ['delivery'],
+		lines: [2],
+		run: runDeliverySuite,
+	},
 	// n8n SIGKILLed while the Services Trigger works: short runs, default settings and durable cursors (issue 27).
 	{ name: 'chaos', label: (version) => `chaos, n8n ${version}`, groups: ['chaos'], lines: [2], run: runChaosGroup },
 ];
@@ -117,9 +123,24 @@ await runMain(async () => {
 	const failures = suites.flatMap((s) => s.results.filter((r) => !r.ok).map((r) => `[${s.label}] ${r.name}`));
 	fs.writeFileSync(
 		summaryFile,
-		JSON.stringify({ passed, failed, seconds: total, secondsPerN8n: durations, failures, suites: suites.map((s) => ({ label: s.label, passed: s.passed, failed: s.failed, results: s.results })) }, null, 2),
+		JSON.stringify(
+			{
+				passed,
+				failed,
+				seconds: total,
+				secondsPerN8n: durations,
+				failures,
+				suites: suites.map((s) => ({ label: s.label, passed: s.passed, failed: s.failed, results: s.results })),
+			},
+			null,
+			2,
+		),
 	);
-	console.log(`\ne2e finished in ${total} s (${Object.entries(durations).map(([v, s]) => `n8n ${v}: ${s} s`).join(', ')}); summary: ${path.relative(process.cwd(), summaryFile) || summaryFile}`);
+	console.log(
+		`\ne2e finished in ${total} s (${Object.entries(durations)
+			.map(([v, s]) => `n8n ${v}: ${s} s`)
+			.join(', ')}); summary: ${path.relative(process.cwd(), summaryFile) || summaryFile}`,
+	);
 	if (failures.length) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 	console.log(`${passed} passed, ${failed} failed`);
 	return failed ? 1 : 0;

@@ -29,7 +29,9 @@ await runMain(async () => {
 	// Only a complete, green walk replaces the committed pictures.
 	const made = SCREENSHOTS.filter((f) => fs.existsSync(path.join(shotsDir, f)));
 	if (t.failed || made.length !== SCREENSHOTS.length) {
-		console.log(`\nNot updating docs/images: ${t.failed} step(s) failed, ${made.length}/${SCREENSHOTS.length} pictures taken (kept in ${path.relative(REPO_DIR, shotsDir)}).`);
+		console.log(
+			`\nNot updating docs/images: ${t.failed} step(s) failed, ${made.length}/${SCREENSHOTS.length} pictures taken (kept in ${path.relative(REPO_DIR, shotsDir)}).`,
+		);
 		return 1;
 	}
 	fs.mkdirSync(imagesDir, { recursive: true });

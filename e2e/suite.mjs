@@ -42,10 +42,28 @@ const TRIGGER_BAD_KEY = 'e2e-WRONG-trigger-key-0001';
 const GET_INDEX = 47; // a service on page 2 of 25-record pages
 const PAGE_SIZE = 25; // 60 services: pages of 25, 25, 10
 /** The page numbers the mock was asked for, in order. */
-const pagesRequested = (mock) => mock.requests.filter((q) => q.path.startsWith('/v2026/services')).map((q) => Number(new URL(q.path, 'http://x').searchParams.get('page') ?? 1));
+const pagesRequested = (mock) =>
+	mock.requests
+		.filter((q) => q.path.startsWith('/v2026/services'))
+		.map((q) => Number(new URL(q.path, 'http://x').searchParams.get('page') ?? 1));
 
 /** The groups --only selects in this suite (each `want(...)` below names one). */
-export const LINE_GROUPS = ['list', 'example', 'cli', 'error', 'shape', 'answer', 'paging', 'retry', 'get', 'http', 'credential', 'trigger', 'editor', 'zod'];
+export const LINE_GROUPS = [
+	'list',
+	'example',
+	'cli',
+	'error',
+	'shape',
+	'answer',
+	'paging',
+	'retry',
+	'get',
+	'http',
+	'credential',
+	'trigger',
+	'editor',
+	'zod',
+];
 
 /**
  * @param {import('./harness.mjs').Suite} t
@@ -66,9 +84,24 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 	if (!mock) return;
 	const services = mock.getServices();
 	const creds = {
-		good: { id: 'e2eCredGood00001', name: 'Service Platform (mock)', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: mock.url } },
-		suffix: { id: 'e2eCredSuffix001', name: 'Service Platform (pasted /v2026/)', type: CREDENTIAL_TYPE, data: { apiKey: mock.apiKey, baseUrl: `${mock.url}/v2026/` } },
-		bad: { id: 'e2eCredBad000001', name: 'Service Platform (wrong key)', type: CREDENTIAL_TYPE, data: { apiKey: BAD_KEY, baseUrl: mock.url } },
+		good: {
+			id: 'e2eCredGood00001',
+			name: 'Service Platform (mock)',
+			type: CREDENTIAL_TYPE,
+			data: { apiKey: mock.apiKey, baseUrl: mock.url },
+		},
+		suffix: {
+			id: 'e2eCredSuffix001',
+			name: 'Service Platform (pasted /v2026/)',
+			type: CREDENTIAL_TYPE,
+			data: { apiKey: mock.apiKey, baseUrl: `${mock.url}/v2026/` },
+		},
+		bad: {
+			id: 'e2eCredBad000001',
+			name: 'Service Platform (wrong key)',
+			type: CREDENTIAL_TYPE,
+			data: { apiKey: BAD_KEY, baseUrl: mock.url },
+		},
 	};
 	try {
 		const wfs = {
@@ -85,21 +118,47 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 			http: httpRequestWorkflow('http', { url: mock.servicesUrl, cred: creds.good }),
 			pagedLimit: listWorkflow('pagedlimit', { cred: creds.good, params: { returnAll: false, limit: 30 } }),
 			getById: getWorkflow('getbyid', { cred: creds.good, serviceId: { __rl: true, mode: 'id', value: services[GET_INDEX].id_service } }),
-			getFromList: getWorkflow('getfromlist', { cred: creds.good, serviceId: { __rl: true, mode: 'list', value: services[GET_INDEX].id_service, cachedResultName: services[GET_INDEX].values.values.name } }),
+			getFromList: getWorkflow('getfromlist', {
+				cred: creds.good,
+				serviceId: {
+					__rl: true,
+					mode: 'list',
+					value: services[GET_INDEX].id_service,
+					cachedResultName: services[GET_INDEX].values.values.name,
+				},
+			}),
 			getPlain: getWorkflow('getplain', { cred: creds.good, serviceId: services[GET_INDEX].id_service, params: { simplify: false } }),
 			getUnknown: getWorkflow('getunknown', { cred: creds.good, serviceId: { __rl: true, mode: 'id', value: 'srv-does-not-exist' } }),
-			getUnknownContinue: getWorkflow('getunknowncont', { cred: creds.good, onError: 'continueRegularOutput', serviceId: { __rl: true, mode: 'id', value: 'srv-does-not-exist' } }),
+			getUnknownContinue: getWorkflow('getunknowncont', {
+				cred: creds.good,
+				onError: 'continueRegularOutput',
+				serviceId: { __rl: true, mode: 'id', value: 'srv-does-not-exist' },
+			}),
 		};
 		const mockAnswers = (config) =>
-			mock.setConfig({ shape: 'array', envelopeKey: 'data', fault: null, delayMs: 0, pageSize: 0, nextForm: 'next', nextUrl: 'absolute', ...config });
+			mock.setConfig({
+				shape: 'array',
+				envelopeKey: 'data',
+				fault: null,
+				delayMs: 0,
+				pageSize: 0,
+				nextForm: 'next',
+				nextUrl: 'absolute',
+				...config,
+			});
 		const expectOk = (r, node, how) => {
 			const err = workflowError(r.result);
 			if (!r.ok) {
 				const nodeErr = nodeError(r.result, node);
-				throw new Error(`workflow failed (${how}): ${err?.message ?? nodeErr?.message ?? ''} ${err?.description ?? ''}${r.stdout ? `\n${tail(r.stdout + r.stderr, 15)}` : ''}`);
+				throw new Error(
+					`workflow failed (${how}): ${err?.message ?? nodeErr?.message ?? ''} ${err?.description ?? ''}${r.stdout ? `\n${tail(r.stdout + r.stderr, 15)}` : ''}`,
+				);
 			}
 			const items = nodeItems(r.result, node);
-			assert.ok(Array.isArray(items), `no output of node "${node}" (${how}); run data has: ${JSON.stringify(Object.keys(r.result?.data?.resultData?.runData ?? {}))}, status ${r.status ?? r.result?.status}, execution ${r.executionId ?? '-'}`);
+			assert.ok(
+				Array.isArray(items),
+				`no output of node "${node}" (${how}); run data has: ${JSON.stringify(Object.keys(r.result?.data?.resultData?.runData ?? {}))}, status ${r.status ?? r.result?.status}, execution ${r.executionId ?? '-'}`,
+			);
 			return items;
 		};
 
@@ -112,7 +171,9 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 		await t.setup('n8n import:credentials and import:workflow', async () => {
 			const a = await inst.importCredentials(Object.values(creds));
 			const b = await inst.importWorkflows(Object.values(wfs));
-			console.log(`    imported ${Object.keys(creds).length} credentials in ${(a.ms / 1000).toFixed(1)} s, ${Object.keys(wfs).length} workflows in ${(b.ms / 1000).toFixed(1)} s`);
+			console.log(
+				`    imported ${Object.keys(creds).length} credentials in ${(a.ms / 1000).toFixed(1)} s, ${Object.keys(wfs).length} workflows in ${(b.ms / 1000).toFixed(1)} s`,
+			);
 		});
 		const cliExec = async (key) => {
 			const r = await inst.execute(wfs[key].id);
@@ -127,7 +188,10 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 				const listed = expectOk(r, SERVICES_NAME, `exit ${r.code}`);
 				const items = expectOk(r, 'Only Active', `exit ${r.code}`);
 				assert.deepEqual(listed, services.slice(0, 50).map(simplify));
-				const expected = services.slice(0, 50).filter((x) => x.values.values.status.toLowerCase() === 'active').map(simplify);
+				const expected = services
+					.slice(0, 50)
+					.filter((x) => x.values.values.status.toLowerCase() === 'active')
+					.map(simplify);
 				assert.ok(expected.length > 0 && expected.length < 50, 'mock data has active and other services');
 				assert.deepEqual(items, expected);
 			});
@@ -141,7 +205,10 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 				const err = workflowError(r.result);
 				assert.match(String(err?.message), MSG_401);
 				assert.match(String(nodeError(r.result, SERVICES_NAME)?.message), MSG_401, 'the error belongs to the Services node');
-				assert.ok(mock.requests.some((q) => q.authPresent && !q.authMatched), 'the mock saw the wrong bearer key');
+				assert.ok(
+					mock.requests.some((q) => q.authPresent && !q.authMatched),
+					'the mock saw the wrong bearer key',
+				);
 				console.log(`    message: ${err.message}${err.description ? ` / ${err.description}` : ''}`);
 			});
 		}
@@ -168,7 +235,10 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 			types = await inst.nodeTypes();
 			const node = types.find((n) => n.name === NODE_TYPE);
 			assert.ok(node, `${NODE_TYPE} not among ${types.length} node types`);
-			assert.ok(node.credentials?.some((c) => c.name === CREDENTIAL_TYPE), 'the node declares the servicePlatformApi credential');
+			assert.ok(
+				node.credentials?.some((c) => c.name === CREDENTIAL_TYPE),
+				'the node declares the servicePlatformApi credential',
+			);
 		});
 		await t.test(`package loads: credential ${CREDENTIAL_TYPE} is listed in /types/credentials.json`, async () => {
 			const list = await inst.credentialTypes();
@@ -207,7 +277,9 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 			});
 			await t.test('List filters search "DB-" (name or alias, case-insensitive)', async () => {
 				const items = await okItems('search');
-				const expected = services.filter((x) => `${x.values.values.name}\n${x.values.values.alias}`.toLowerCase().includes('db-')).map(simplify);
+				const expected = services
+					.filter((x) => `${x.values.values.name}\n${x.values.values.alias}`.toLowerCase().includes('db-'))
+					.map(simplify);
 				assert.ok(expected.length > 0, 'mock data must contain a db- service');
 				assert.deepEqual(items, expected);
 			});
@@ -235,7 +307,10 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 						assert.deepEqual(byId(items), byId(services.slice(0, n)));
 						assert.deepEqual(
 							items.slice().sort((a, b) => a.id_service.localeCompare(b.id_service)),
-							services.slice(0, n).map(simplify).sort((a, b) => a.id_service.localeCompare(b.id_service)),
+							services
+								.slice(0, n)
+								.map(simplify)
+								.sort((a, b) => a.id_service.localeCompare(b.id_service)),
 						);
 					} finally {
 						mockAnswers({});
@@ -304,17 +379,23 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 				['meta.next', 'relative', { envelopeKey: 'items' }],
 				['link-header', 'relative', {}],
 			]) {
-				await t.test(`paged listing (${nextForm}, ${nextUrl} next URL, pages of ${PAGE_SIZE}): Return All returns every service across the pages`, async () => {
-					mockAnswers({ pageSize: PAGE_SIZE, nextForm, nextUrl, ...extra });
-					mock.clearRequests();
-					try {
-						assert.deepEqual(await okItems('all'), services.map(simplify));
-						assert.deepEqual(pagesRequested(mock), [1, 2, 3], 'the node followed each next link once');
-						assert.ok(mock.requests.every((q) => q.authMatched), 'every page request carried the key');
-					} finally {
-						mockAnswers({});
-					}
-				});
+				await t.test(
+					`paged listing (${nextForm}, ${nextUrl} next URL, pages of ${PAGE_SIZE}): Return All returns every service across the pages`,
+					async () => {
+						mockAnswers({ pageSize: PAGE_SIZE, nextForm, nextUrl, ...extra });
+						mock.clearRequests();
+						try {
+							assert.deepEqual(await okItems('all'), services.map(simplify));
+							assert.deepEqual(pagesRequested(mock), [1, 2, 3], 'the node followed each next link once');
+							assert.ok(
+								mock.requests.every((q) => q.authMatched),
+								'every page request carried the key',
+							);
+						} finally {
+							mockAnswers({});
+						}
+					},
+				);
 			}
 			await t.test(`paged listing, Limit 30: the first 30, and no page after the one that completes them`, async () => {
 				mockAnswers({ pageSize: PAGE_SIZE, nextForm: 'next' });
@@ -330,18 +411,24 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 
 		if (want('retry')) {
 			for (const status of [429, 503]) {
-				await t.test(`${status} with Retry-After: 1 twice, then the listing: the node retries by itself (Retry on Rate Limit, default on)`, async () => {
-					mockAnswers({ fault: { status, retryAfter: 1, times: 2 } });
-					mock.clearRequests();
-					try {
-						const started = Date.now();
-						assert.deepEqual(await okItems('all'), services.map(simplify));
-						assert.deepEqual(mock.requests.map((q) => q.status), [status, status, 200]);
-						assert.ok(Date.now() - started >= 2000, `waited the two Retry-After seconds (run took ${Date.now() - started} ms)`);
-					} finally {
-						mockAnswers({});
-					}
-				});
+				await t.test(
+					`${status} with Retry-After: 1 twice, then the listing: the node retries by itself (Retry on Rate Limit, default on)`,
+					async () => {
+						mockAnswers({ fault: { status, retryAfter: 1, times: 2 } });
+						mock.clearRequests();
+						try {
+							const started = Date.now();
+							assert.deepEqual(await okItems('all'), services.map(simplify));
+							assert.deepEqual(
+								mock.requests.map((q) => q.status),
+								[status, status, 200],
+							);
+							assert.ok(Date.now() - started >= 2000, `waited the two Retry-After seconds (run took ${Date.now() - started} ms)`);
+						} finally {
+							mockAnswers({});
+						}
+					},
+				);
 			}
 		}
 
@@ -404,7 +491,12 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 			// tests saved ones (the editor saves first), so there the imported credential's id is sent.
 			const typedId = (c) => (line >= 2 ? '' : c.id);
 			await t.test('credential Test through REST: OK for the good key', async () => {
-				const r = await inst.testCredential({ id: typedId(creds.good), name: creds.good.name, type: CREDENTIAL_TYPE, data: creds.good.data });
+				const r = await inst.testCredential({
+					id: typedId(creds.good),
+					name: creds.good.name,
+					type: CREDENTIAL_TYPE,
+					data: creds.good.data,
+				});
 				assert.equal(r?.status, 'OK', JSON.stringify(r));
 			});
 			await t.test('credential Test through REST: an error for a bad key', async () => {
@@ -432,11 +524,21 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 			const BLANK = '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6'; // the editor's redacted password value
 			await t.test('credential saved through REST, then Test with the key redacted (as the editor sends it): OK', async () => {
 				const saved = await inst.createCredential({ name: 'Saved via REST', type: CREDENTIAL_TYPE, data: creds.good.data });
-				const r = await inst.testCredential({ id: saved.id, name: saved.name, type: CREDENTIAL_TYPE, data: { baseUrl: mock.url, apiKey: BLANK } });
+				const r = await inst.testCredential({
+					id: saved.id,
+					name: saved.name,
+					type: CREDENTIAL_TYPE,
+					data: { baseUrl: mock.url, apiKey: BLANK },
+				});
 				assert.equal(r?.status, 'OK', JSON.stringify(r));
 			});
 			await t.test('imported credential with a wrong key, Test with the key redacted: an error', async () => {
-				const r = await inst.testCredential({ id: creds.bad.id, name: creds.bad.name, type: CREDENTIAL_TYPE, data: { baseUrl: mock.url, apiKey: BLANK } });
+				const r = await inst.testCredential({
+					id: creds.bad.id,
+					name: creds.bad.name,
+					type: CREDENTIAL_TYPE,
+					data: { baseUrl: mock.url, apiKey: BLANK },
+				});
 				assert.equal(r?.status, 'Error', JSON.stringify(r));
 			});
 		}
@@ -452,7 +554,11 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 		await t.test('neither API key appears in n8n output, logs, execution data or any file n8n wrote', async () => {
 			const hits = [];
 			for (const i of [ctx.inst, ...(ctx.editorInsts ?? [])].filter(Boolean)) {
-				const keys = [['bad key', BAD_KEY], ['good key', mock.apiKey], ['trigger bad key', TRIGGER_BAD_KEY]];
+				const keys = [
+					['bad key', BAD_KEY],
+					['good key', mock.apiKey],
+					['trigger bad key', TRIGGER_BAD_KEY],
+				];
 				if (ctx.trigger?.apiKey) keys.push(['trigger mock key', ctx.trigger.apiKey]);
 				for (const [label, key] of keys) {
 					for (const h of i.findSecret(key)) hits.push(`${label} in ${i.label}: ${h}`);
@@ -487,8 +593,14 @@ export function triggerScenario(t, { inst, startMockApi, types, want }) {
 			}
 			await t.test(`trigger ${TRIGGER_TYPE}: activation polls the platform once (baseline, no execution)`, async () => {
 				state.mock = await startMockApi({ count: 8, seed: 11 });
-				const cred = await inst.createCredential({ name: 'Trigger mock', type: CREDENTIAL_TYPE, data: { apiKey: state.mock.apiKey, baseUrl: state.mock.url } });
-				const wf = await inst.createWorkflow(triggerWorkflow('trigger', { cred, params: { events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }));
+				const cred = await inst.createCredential({
+					name: 'Trigger mock',
+					type: CREDENTIAL_TYPE,
+					data: { apiKey: state.mock.apiKey, baseUrl: state.mock.url },
+				});
+				const wf = await inst.createWorkflow(
+					triggerWorkflow('trigger', { cred, params: { events: ['created', 'statusChanged', 'specsChanged', 'removed'] } }),
+				);
 				state.wf = wf;
 				await inst.activateWorkflow(wf.id);
 				state.activatedAt = Date.now();
@@ -518,7 +630,11 @@ export function triggerScenario(t, { inst, startMockApi, types, want }) {
 				state.changedId = changed.id_service;
 			});
 			await t.test(`trigger ${TRIGGER_TYPE}: activating with a wrong key fails with the 401 message`, async () => {
-				const cred = await inst.createCredential({ name: 'Trigger wrong key', type: CREDENTIAL_TYPE, data: { apiKey: TRIGGER_BAD_KEY, baseUrl: state.mock?.url ?? 'http://127.0.0.1:9' } });
+				const cred = await inst.createCredential({
+					name: 'Trigger wrong key',
+					type: CREDENTIAL_TYPE,
+					data: { apiKey: TRIGGER_BAD_KEY, baseUrl: state.mock?.url ?? 'http://127.0.0.1:9' },
+				});
 				const wf = await inst.createWorkflow(triggerWorkflow('triggerbad', { cred }));
 				let error = null;
 				try {
@@ -540,7 +656,9 @@ export function triggerScenario(t, { inst, startMockApi, types, want }) {
 					if (execs.length) break;
 					await new Promise((r) => setTimeout(r, 1000));
 				}
-				console.log(`    first trigger execution ${execs.length ? `after ${Math.round((Date.now() - state.activatedAt) / 1000)} s` : 'never came'}`);
+				console.log(
+					`    first trigger execution ${execs.length ? `after ${Math.round((Date.now() - state.activatedAt) / 1000)} s` : 'never came'}`,
+				);
 				assert.ok(execs.length >= 1, 'no execution within 100 s of activation');
 				const done = await inst.waitForExecution(execs[execs.length - 1].id);
 				assert.equal(done.status, 'success', `execution status ${done.status}: ${workflowError(done.result)?.message ?? ''}`);
@@ -550,9 +668,16 @@ export function triggerScenario(t, { inst, startMockApi, types, want }) {
 				const status = items.find((i) => i.event === 'statusChanged');
 				assert.equal(status.service?.status, state.newStatus, 'statusChanged carries the new status (simplified service)');
 				// How each is delivered (docs/trigger.md): its own id, increasing numbers, not a redelivery.
-				assert.ok(items.every((i) => /^[0-9a-f]{24}$/.test(i.eventId) && Number.isSafeInteger(i.seq) && i.redelivered === false), `eventId, seq, redelivered: ${JSON.stringify(items.map((i) => [i.eventId, i.seq, i.redelivered]))}`);
+				assert.ok(
+					items.every((i) => /^[0-9a-f]{24}$/.test(i.eventId) && Number.isSafeInteger(i.seq) && i.redelivered === false),
+					`eventId, seq, redelivered: ${JSON.stringify(items.map((i) => [i.eventId, i.seq, i.redelivered]))}`,
+				);
 				assert.equal(new Set(items.map((i) => i.eventId)).size, items.length, 'distinct eventIds');
-				assert.deepEqual(items.map((i) => i.seq), [...items.map((i) => i.seq)].sort((a, b) => a - b), 'seq in emission order');
+				assert.deepEqual(
+					items.map((i) => i.seq),
+					[...items.map((i) => i.seq)].sort((a, b) => a - b),
+					'seq in emission order',
+				);
 				await inst.deactivateWorkflow(state.wf.id);
 			});
 		},
@@ -567,16 +692,27 @@ export function triggerScenario(t, { inst, startMockApi, types, want }) {
 
 async function editorInstallTests(t, { runtime, tarball, creds, mock, outDir, line, ctx }) {
 	const editorNpm = readEditorNpmFlags(runtime);
-	console.log(`    n8n ${runtime.version} installs community packages by: ${editorNpm.procedure} (${path.relative(runtime.dir, editorNpm.file ?? '?')})`);
+	console.log(
+		`    n8n ${runtime.version} installs community packages by: ${editorNpm.procedure} (${path.relative(runtime.dir, editorNpm.file ?? '?')})`,
+	);
 	const modes = [
 		['editor', "n8n's own installer steps (npm pack, untar, peers stripped, npm install in the package folder)"],
 		['npm', 'npm install <tarball> in ~/.n8n/nodes (npm 7+ adds peer dependencies)'],
 	];
 	ctx.editorInsts = [];
-	const report = { n8n: runtime.version, editorInstaller: { ...editorNpm, file: editorNpm.file && path.relative(runtime.dir, editorNpm.file) }, modes: {} };
+	const report = {
+		n8n: runtime.version,
+		editorInstaller: { ...editorNpm, file: editorNpm.file && path.relative(runtime.dir, editorNpm.file) },
+		modes: {},
+	};
 	for (const [mode, what] of modes) {
 		const inst = await t.test(`install by ${what}`, async () => {
-			const i = await N8nInstance.create({ runtime: { ...runtime, editorNpm }, tarball, install: 'none', label: `n8n ${runtime.version} (${mode}-installed)` });
+			const i = await N8nInstance.create({
+				runtime: { ...runtime, editorNpm },
+				tarball,
+				install: 'none',
+				label: `n8n ${runtime.version} (${mode}-installed)`,
+			});
 			ctx.editorInsts.push(i);
 			await i.installPackage(tarball, mode);
 			for (const s of i.installProcedure.steps) console.log(`    ${s}`);
@@ -585,7 +721,9 @@ async function editorInstallTests(t, { runtime, tarball, creds, mock, outDir, li
 		if (!inst) continue;
 		const info = await inspectEditorInstall(inst, runtime);
 		report.modes[mode] = info;
-		console.log(`    next to the package in ~/.n8n/nodes/node_modules: ${info.installedTopLevel.length ? `${info.installedTopLevel.length} packages (${info.installedTopLevel.slice(0, 8).join(', ')}${info.installedTopLevel.length > 8 ? ', ...' : ''})` : '(nothing)'}`);
+		console.log(
+			`    next to the package in ~/.n8n/nodes/node_modules: ${info.installedTopLevel.length ? `${info.installedTopLevel.length} packages (${info.installedTopLevel.slice(0, 8).join(', ')}${info.installedTopLevel.length > 8 ? ', ...' : ''})` : '(nothing)'}`,
+		);
 		for (const [spec, where] of Object.entries(info.resolution)) console.log(`    require('${spec}') -> ${where}`);
 		await t.test(`${mode}-installed: no runtime dependency, a workflow runs (zod and n8n-workflow resolve)`, async () => {
 			assert.deepEqual(Object.keys(info.packageJsonAfterInstall.dependencies), [], 'no runtime dependencies');

@@ -47,7 +47,13 @@ function arrayLiteral(src, name) {
  */
 export function readEditorNpmFlags(runtime) {
 	const file = communityServiceFile(runtime);
-	if (!file) return { file: null, common: ['--audit=false', '--fund=false'], install: ['--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'], procedure: 'unknown' };
+	if (!file)
+		return {
+			file: null,
+			common: ['--audit=false', '--fund=false'],
+			install: ['--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+			procedure: 'unknown',
+		};
 	const src = fs.readFileSync(file, 'utf8');
 	let common = arrayLiteral(src, 'NPM_COMMON_ARGS');
 	let install = arrayLiteral(src, 'NPM_INSTALL_ARGS');
@@ -155,7 +161,8 @@ export async function inspectEditorInstall(inst, runtime) {
 	for (const [spec, p] of Object.entries(resolution)) {
 		if (p.startsWith('NOT RESOLVED')) where[spec] = p;
 		else if (p.startsWith(packageDir)) where[spec] = `package's own node_modules: ${p}`;
-		else if (p.startsWith(inst.nodesDir)) where[spec] = `~/.n8n/nodes/node_modules (installed by npm next to the package): ${path.relative(inst.nodesDir, p)}`;
+		else if (p.startsWith(inst.nodesDir))
+			where[spec] = `~/.n8n/nodes/node_modules (installed by npm next to the package): ${path.relative(inst.nodesDir, p)}`;
 		else if (p.startsWith(runtime.dir)) where[spec] = `n8n's own node_modules via NODE_PATH: ${path.relative(runtime.dir, p)}`;
 		else where[spec] = p;
 	}

@@ -23,11 +23,25 @@ const ROOT = join(import.meta.dirname, '..');
 runMain(async () => {
 	const { values, positionals } = parseArgs({
 		allowPositionals: true,
-		options: { seeds: { type: 'string', default: '200' }, factor: { type: 'string', default: '4' }, help: { type: 'boolean', default: false } },
+		options: {
+			seeds: { type: 'string', default: '200' },
+			factor: { type: 'string', default: '4' },
+			help: { type: 'boolean', default: false },
+		},
 	});
 	if (values.help) {
-		const lines = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1);
-		console.log(lines.slice(0, lines.findIndex((line) => !line.startsWith('//'))).map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
+		const lines = readFileSync(new URL(import.meta.url), 'utf8')
+			.split('\n')
+			.slice(1);
+		console.log(
+			lines
+				.slice(
+					0,
+					lines.findIndex((line) => !line.startsWith('//')),
+				)
+				.map((line) => line.replace(/^\/\/ ?/, ''))
+				.join('\n'),
+		);
 		return 0;
 	}
 	const files = positionals.length > 0 ? positionals : ['test/unit/redact.property.test.ts'];
@@ -42,7 +56,13 @@ runMain(async () => {
 			if (/Tests:|✓|✕/.test(line)) console.log(line.trim());
 		},
 	});
-	const failures = existsSync(report) ? readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+	const failures = existsSync(report)
+		? readFileSync(report, 'utf8')
+				.trim()
+				.split('\n')
+				.filter(Boolean)
+				.map((line) => JSON.parse(line))
+		: [];
 	for (const failure of failures) {
 		const counterexample = /Counterexample: (.*)/.exec(failure.error)?.[1] ?? failure.error.slice(0, 300);
 		console.log(`FAILED ${failure.test} with seed ${failure.seed} (${failure.numRuns} runs): ${counterexample}`);

@@ -22,11 +22,14 @@ const tag = tagArg ?? (process.env.GITHUB_REF_TYPE === 'tag' ? process.env.GITHU
 /** What n8n's verification asks of package.json (docs.n8n.io, "Submit community nodes"). */
 function manifestProblems(pkg) {
 	const problems = [];
-	if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?n8n-nodes-/.test(pkg.name ?? '')) problems.push(`name "${pkg.name}" must start with n8n-nodes- (or @scope/n8n-nodes-)`);
+	if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?n8n-nodes-/.test(pkg.name ?? ''))
+		problems.push(`name "${pkg.name}" must start with n8n-nodes- (or @scope/n8n-nodes-)`);
 	if (!pkg.keywords?.includes('n8n-community-node-package')) problems.push('keywords must include n8n-community-node-package');
 	if (pkg.license !== 'MIT') problems.push(`license is ${pkg.license ?? '(none)'}; n8n verifies MIT-licensed packages`);
-	if (!/github\.com\//.test(pkg.repository?.url ?? pkg.repository ?? '')) problems.push('repository.url must name the GitHub repository the publish workflow runs in (npm provenance checks it)');
-	if (Object.keys(pkg.dependencies ?? {}).length) problems.push(`runtime dependencies are not allowed in verified packages: ${Object.keys(pkg.dependencies).join(', ')}`);
+	if (!/github\.com\//.test(pkg.repository?.url ?? pkg.repository ?? ''))
+		problems.push('repository.url must name the GitHub repository the publish workflow runs in (npm provenance checks it)');
+	if (Object.keys(pkg.dependencies ?? {}).length)
+		problems.push(`runtime dependencies are not allowed in verified packages: ${Object.keys(pkg.dependencies).join(', ')}`);
 	if (!pkg.n8n?.nodes?.length) problems.push('package.json "n8n".nodes lists no node');
 	return problems;
 }

@@ -49,8 +49,10 @@ async function suite(label, command, args, summaryFile, readCounts) {
 }
 
 await check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-await check('lint', 'npx', ['eslint', '.']);
-await check('release check (versions agree, package.json, tarball, n8n scanner lint on source and tarball)', 'node', ['scripts/release-check.mjs']);
+await check('lint (eslint, prettier --check)', 'npm', ['run', 'lint']);
+await check('release check (versions agree, package.json, tarball, n8n scanner lint on source and tarball)', 'node', [
+	'scripts/release-check.mjs',
+]);
 
 const jestSummary = join(tmp, 'jest-summary.json');
 await suite('unit and engine tests (jest)', 'npx', ['jest', '--ci', '--json', `--outputFile=${jestSummary}`], jestSummary, (json) => ({
@@ -71,7 +73,11 @@ if (process.env.SKIP_E2E === '1') {
 const leftovers = await findLeftovers(runTmp);
 rmSync(runTmp, { recursive: true, force: true });
 totals[leftovers.length ? 'failed' : 'passed']++;
-lines.push(leftovers.length ? `FAIL the run left ${leftovers.length} thing(s) behind:\n${leftovers.map((l) => `       ${l}`).join('\n')}` : 'ok   nothing left behind (temporary folder empty, no process left)');
+lines.push(
+	leftovers.length
+		? `FAIL the run left ${leftovers.length} thing(s) behind:\n${leftovers.map((l) => `       ${l}`).join('\n')}`
+		: 'ok   nothing left behind (temporary folder empty, no process left)',
+);
 
 console.log('\n=== summary ===');
 for (const line of lines) console.log(line);

@@ -19,11 +19,13 @@ import { loadEngine } from '../common.mjs';
 
 const { runList, runPeer } = loadEngine();
 
-const plan = JSON.parse(await new Promise((resolve) => {
-	let input = '';
-	process.stdin.on('data', (chunk) => (input += chunk));
-	process.stdin.on('end', () => resolve(input));
-}));
+const plan = JSON.parse(
+	await new Promise((resolve) => {
+		let input = '';
+		process.stdin.on('data', (chunk) => (input += chunk));
+		process.stdin.on('end', () => resolve(input));
+	}),
+);
 const apiKey = plan.key;
 
 /** GET `url` on `agent`, its body as JSON. */
@@ -47,7 +49,7 @@ async function lowerBound(baseUrl) {
 	const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
 	const items = [];
 	try {
-		for (let url = `${baseUrl}/v2026/services`; url; ) {
+		for (let url = `${baseUrl}/v2026/services`; url;) {
 			const body = await getJson(url, agent);
 			for (const json of body.data) items.push({ json });
 			url = body.next ? new URL(body.next, url).href : null;

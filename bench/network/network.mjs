@@ -33,8 +33,29 @@ const clientScript = join(root, 'bench/network/client.mjs');
 /** A certificate for 127.0.0.1, its own issuer, in `dir` (the child trusts it as a CA). */
 function makeCertificate(dir) {
 	const files = { key: join(dir, 'key.pem'), cert: join(dir, 'cert.pem') };
-	execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', files.key,
-		'-out', files.cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'pipe' });
+	execFileSync(
+		'openssl',
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'ec',
+			'-pkeyopt',
+			'ec_paramgen_curve:prime256v1',
+			'-nodes',
+			'-keyout',
+			files.key,
+			'-out',
+			files.cert,
+			'-days',
+			'2',
+			'-subj',
+			'/CN=127.0.0.1',
+			'-addext',
+			'subjectAltName=IP:127.0.0.1',
+		],
+		{ stdio: 'pipe' },
+	);
 	return { ...files, pem: { key: readFileSync(files.key), cert: readFileSync(files.cert) } };
 }
 
@@ -62,7 +83,15 @@ async function tlsInFront(port, pem) {
  * `nodesBaseDir`: n8n-nodes-base/dist/nodes of the installed n8n (the peer), or null.
  * Resolves with { rows, lines }: the measured rows and the table as printed lines.
  */
-export async function measureNetwork({ rtts = [20, 80], pages = 100, refs = [], nodesBaseDir, quick = false, sequential = false, progress = () => {} }) {
+export async function measureNetwork({
+	rtts = [20, 80],
+	pages = 100,
+	refs = [],
+	nodesBaseDir,
+	quick = false,
+	sequential = false,
+	progress = () => {},
+}) {
 	const dir = mkdtempSync(join(tmpdir(), 'sp-bench-network-'));
 	const closers = [];
 	try {
@@ -73,9 +102,21 @@ export async function measureNetwork({ rtts = [20, 80], pages = 100, refs = [], 
 		];
 		const apiKey = `bench-network-${Date.now().toString(36)}`;
 		const serve = async ({ pages: count, perPage }) => {
-			const mock = await startMockApi({ apiKey, count: count * perPage, seed: 1, pageSize: perPage, nextForm: 'next', nextUrl: 'relative', shape: 'envelope', maxRequests: 10 });
+			const mock = await startMockApi({
+				apiKey,
+				count: count * perPage,
+				seed: 1,
+				pageSize: perPage,
+				nextForm: 'next',
+				nextUrl: 'relative',
+				shape: 'envelope',
+				maxRequests: 10,
+			});
 			const front = await tlsInFront(mock.port, certificate.pem);
-			closers.push(() => front.close(), () => mock.close());
+			closers.push(
+				() => front.close(),
+				() => mock.close(),
+			);
 			return front.port;
 		};
 		const warm = await serve({ pages: 2, perPage: 5 });
@@ -93,7 +134,9 @@ export async function measureNetwork({ rtts = [20, 80], pages = 100, refs = [], 
 			}
 		}
 		targets.sort((a, b) => a.rttMs - b.rttMs);
-		progress(`network: ${targets.length} listings × ${variants.length} variants over TLS through the latency proxy (round trips ${rtts.join(', ')} ms) ...`);
+		progress(
+			`network: ${targets.length} listings × ${variants.length} variants over TLS through the latency proxy (round trips ${rtts.join(', ')} ms) ...`,
+		);
 		const plan = {
 			key: apiKey,
 			warmUrl: `https://127.0.0.1:${warm}`,
@@ -109,13 +152,27 @@ export async function measureNetwork({ rtts = [20, 80], pages = 100, refs = [], 
 			nodesBase: nodesBaseDir,
 			refs: Object.fromEntries(refs.map((r) => [r.ref, r.dir])),
 		};
-		const measured = await runJsonChild([clientScript], { input: JSON.stringify(plan), env: { NODE_EXTRA_CA_CERTS: certificate.cert }, label: 'bench network client' });
+		const measured = await runJsonChild([clientScript], {
+			input: JSON.stringify(plan),
+			env: { NODE_EXTRA_CA_CERTS: certificate.cert },
+			label: 'bench network client',
+		});
 		const rows = measured.results.map(({ target, variant, runs }) => {
 			const { rttMs, listing, proxies } = targets.find((t) => t.id === target);
 			const ok = runs.filter((r) => !r.error);
 			const failed = runs.find((r) => r.error);
 			const connections = proxies[variant].stats.connections / runs.length;
-			return { rttMs, listing: listing.id, pages: listing.pages, variant, runs: runs.length, ms: median(ok.map((r) => r.ms)), failedMs: failed?.ms, error: failed?.error, connections };
+			return {
+				rttMs,
+				listing: listing.id,
+				pages: listing.pages,
+				variant,
+				runs: runs.length,
+				ms: median(ok.map((r) => r.ms)),
+				failedMs: failed?.ms,
+				error: failed?.error,
+				connections,
+			};
 		});
 		const lines = formatNetwork(rows, { unavailable: measured.unavailable, sequential });
 		return { rows, unavailable: measured.unavailable, lines };
@@ -131,7 +188,8 @@ const variantName = (variant) => VARIANT_NAMES[variant] ?? `List (defaults) of $
 /** The latency table: per round trip and listing, each variant's time, its time per page, its connections, and against the lower bound. */
 function formatNetwork(rows, { unavailable, sequential }) {
 	const lower = (row) => rows.find((r) => r.variant === 'lower' && r.rttMs === row.rttMs && r.listing === row.listing);
-	const outcome = (row) => (row.error ? `refused after ${fixed(row.failedMs / 1000)} s: ${row.error}` : row.runs > 1 ? `median of ${row.runs}` : '');
+	const outcome = (row) =>
+		row.error ? `refused after ${fixed(row.failedMs / 1000)} s: ${row.error}` : row.runs > 1 ? `median of ${row.runs}` : '';
 	const table = formatTable(
 		rows,
 		[
@@ -181,7 +239,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		const runtime = await ensureN8n(2).catch(() => null);
 		const nodesBaseDir = runtime && join(runtime.dir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes');
 		process.stdout.write(`Load average at start: ${readLoadavg()}\n`);
-		const { lines } = await measureNetwork({ rtts: args.rtts.split(',').map(Number), pages: Number(args.pages), refs, nodesBaseDir, quick: args.quick, sequential: args.sequential, progress });
-		process.stdout.write(`${lines.join('\n')}\nLoad average at the end: ${readLoadavg()}; took ${Math.round((performance.now() - started) / 1000)} s\n`);
+		const { lines } = await measureNetwork({
+			rtts: args.rtts.split(',').map(Number),
+			pages: Number(args.pages),
+			refs,
+			nodesBaseDir,
+			quick: args.quick,
+			sequential: args.sequential,
+			progress,
+		});
+		process.stdout.write(
+			`${lines.join('\n')}\nLoad average at the end: ${readLoadavg()}; took ${Math.round((performance.now() - started) / 1000)} s\n`,
+		);
 	});
 }

@@ -88,12 +88,15 @@ export const inventoryRecipe = {
 		mock.setServices(awkwardServices(mock.getServices()));
 		const credential = await ctx.serviceCredential(mock, 'inventory');
 		const toFolder = (dir) => (w) => setParameter(w, WRITE_NODE, 'fileName', (v) => v.replace(SHIPPED_FOLDER, `${dir}/`));
-		return t.test(`inventory: imported with the folder in "${WRITE_NODE}" set to N8N_RESTRICT_FILE_ACCESS_TO, "Execute workflow" runs it from its Schedule Trigger`, async () => {
-			const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: credential }, edit: toFolder(folder) });
-			const run = await ctx.inst.runWorkflow(wf.id);
-			assert.ok(run.ok, `the run failed: ${workflowError(run.result)?.message ?? run.status}`);
-			return { wf, run, folder, toFolder, credential, mock, expected: mock.getServices().map(simplify) };
-		});
+		return t.test(
+			`inventory: imported with the folder in "${WRITE_NODE}" set to N8N_RESTRICT_FILE_ACCESS_TO, "Execute workflow" runs it from its Schedule Trigger`,
+			async () => {
+				const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: credential }, edit: toFolder(folder) });
+				const run = await ctx.inst.runWorkflow(wf.id);
+				assert.ok(run.ok, `the run failed: ${workflowError(run.result)?.message ?? run.status}`);
+				return { wf, run, folder, toFolder, credential, mock, expected: mock.getServices().map(simplify) };
+			},
+		);
 	},
 
 	async check(t, ctx, state) {
@@ -110,22 +113,28 @@ export const inventoryRecipe = {
 		});
 		if (!files) return;
 
-		await t.test(`inventory: the CSV parses to a header and one row per mock service (${expected.length}, on 3 pages), quotes, a comma, a line break, an empty cell and UTF-8 (with a byte order mark) intact`, () => {
-			const { bom, rows } = parseCsv(fs.readFileSync(files.csv, 'utf8'));
-			const cell = (v) => (v === null ? '' : String(v));
-			assert.ok(bom, 'the CSV starts with a UTF-8 byte order mark');
-			assert.deepEqual(rows, [header, ...expected.map((s) => header.map((k) => cell(s[k])))]);
-			console.log(`      CSV: ${rows.length} lines after the byte order mark`);
-		});
+		await t.test(
+			`inventory: the CSV parses to a header and one row per mock service (${expected.length}, on 3 pages), quotes, a comma, a line break, an empty cell and UTF-8 (with a byte order mark) intact`,
+			() => {
+				const { bom, rows } = parseCsv(fs.readFileSync(files.csv, 'utf8'));
+				const cell = (v) => (v === null ? '' : String(v));
+				assert.ok(bom, 'the CSV starts with a UTF-8 byte order mark');
+				assert.deepEqual(rows, [header, ...expected.map((s) => header.map((k) => cell(s[k])))]);
+				console.log(`      CSV: ${rows.length} lines after the byte order mark`);
+			},
+		);
 
-		await t.test("inventory: the XLSX opens with n8n's own spreadsheet library: one sheet \"Services\", the same rows, numbers as numbers", () => {
-			const { name, version, lib } = n8nXlsx(ctx.inst.runtime);
-			const book = lib.read(fs.readFileSync(files.xlsx), { type: 'buffer' });
-			assert.deepEqual(book.SheetNames, ['Services']);
-			const rows = lib.utils.sheet_to_json(book.Sheets.Services, { header: 1, defval: null, raw: true });
-			assert.deepEqual(rows, [header, ...expected.map((s) => header.map((k) => s[k]))]);
-			console.log(`      XLSX read with ${name} ${version}: ${rows.length - 1} rows`);
-		});
+		await t.test(
+			'inventory: the XLSX opens with n8n\'s own spreadsheet library: one sheet "Services", the same rows, numbers as numbers',
+			() => {
+				const { name, version, lib } = n8nXlsx(ctx.inst.runtime);
+				const book = lib.read(fs.readFileSync(files.xlsx), { type: 'buffer' });
+				assert.deepEqual(book.SheetNames, ['Services']);
+				const rows = lib.utils.sheet_to_json(book.Sheets.Services, { header: 1, defval: null, raw: true });
+				assert.deepEqual(rows, [header, ...expected.map((s) => header.map((k) => s[k]))]);
+				console.log(`      XLSX read with ${name} ${version}: ${rows.length - 1} rows`);
+			},
+		);
 
 		await t.test('inventory: a second run the same day replaces both files (a service removed meanwhile is gone from them)', async () => {
 			const before = state.mock.getServices();
@@ -148,17 +157,23 @@ export const inventoryRecipe = {
 			assert.equal(run.ok, false, 'the run must fail');
 			return String(nodeError(run.result, WRITE_NODE)?.message ?? workflowError(run.result)?.message);
 		};
-		await t.test('inventory: a folder outside N8N_RESTRICT_FILE_ACCESS_TO is refused ("Access to the file is not allowed."), nothing written', async () => {
-			const outside = path.join(ctx.inst.root, 'outside');
-			fs.mkdirSync(outside, { recursive: true });
-			assert.match(await failedWrite(outside), /Access to the file is not allowed/);
-			assert.deepEqual(fs.readdirSync(outside), [], 'nothing written there');
-		});
-		await t.test('inventory: a folder that does not exist fails the run ("The file or directory does not exist"); n8n does not create it', async () => {
-			const missing = path.join(state.folder, 'not-created');
-			assert.match(await failedWrite(missing), /The file or directory does not exist/);
-			assert.ok(!fs.existsSync(missing), 'the folder was not created');
-		});
+		await t.test(
+			'inventory: a folder outside N8N_RESTRICT_FILE_ACCESS_TO is refused ("Access to the file is not allowed."), nothing written',
+			async () => {
+				const outside = path.join(ctx.inst.root, 'outside');
+				fs.mkdirSync(outside, { recursive: true });
+				assert.match(await failedWrite(outside), /Access to the file is not allowed/);
+				assert.deepEqual(fs.readdirSync(outside), [], 'nothing written there');
+			},
+		);
+		await t.test(
+			'inventory: a folder that does not exist fails the run ("The file or directory does not exist"); n8n does not create it',
+			async () => {
+				const missing = path.join(state.folder, 'not-created');
+				assert.match(await failedWrite(missing), /The file or directory does not exist/);
+				assert.ok(!fs.existsSync(missing), 'the folder was not created');
+			},
+		);
 
 		await t.test('inventory: the imported workflow publishes (its daily schedule is accepted)', async () => {
 			await ctx.inst.activateWorkflow(state.wf.id);

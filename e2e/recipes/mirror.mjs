@@ -15,7 +15,14 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 
 import { ensureDebianPackages, startPostgres } from '../../scripts/lib/services.mjs';
-import { APPLY_NODE, SETUP_TRIGGER, loadMirrorRecipe, mirrorCredential, mirrorDatabase, readMirror } from '../../scripts/lib/chaos/mirror.mjs';
+import {
+	APPLY_NODE,
+	SETUP_TRIGGER,
+	loadMirrorRecipe,
+	mirrorCredential,
+	mirrorDatabase,
+	readMirror,
+} from '../../scripts/lib/chaos/mirror.mjs';
 import oracle from '../../scripts/lib/chaos/oracle.cjs';
 import { pollEvery } from '../../scripts/lib/chaos/workflow.mjs';
 import { setParameter } from './workflow.mjs';
@@ -24,7 +31,18 @@ const FILE = 'mirror-services-postgres.json';
 const TRIGGER_NODE = 'Services Trigger';
 const WAIT_MS = 75_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const svc = (id, over = {}) => ({ id_service: id, name: `host-${id}`, alias: 'Production web server', status: 'active', os_id: 'debian-12', os_name: 'Debian 12 (Bookworm)', vcores: 2, ram_gb: 4, hd_gb: 80, ...over });
+const svc = (id, over = {}) => ({
+	id_service: id,
+	name: `host-${id}`,
+	alias: 'Production web server',
+	status: 'active',
+	os_id: 'debian-12',
+	os_name: 'Debian 12 (Bookworm)',
+	vcores: 2,
+	ram_gb: 4,
+	hd_gb: 80,
+	...over,
+});
 const item = (event, service, seq, extra = {}) => ({
 	event,
 	id_service: service.id_service,
@@ -49,12 +67,20 @@ const Z = svc('srv-z', { os_id: 'almalinux-9', os_name: 'AlmaLinux 9' });
 export const MIRROR_CASES = [
 	{
 		name: 'created, created, statusChanged: both rows, the status applied',
-		items: [item('created', A, 1), item('created', B, 2), item('statusChanged', { ...A, status: 'suspended' }, 3, { previous: { status: 'active' } }), item('created', W, 4)],
+		items: [
+			item('created', A, 1),
+			item('created', B, 2),
+			item('statusChanged', { ...A, status: 'suspended' }, 3, { previous: { status: 'active' } }),
+			item('created', W, 4),
+		],
 		table: [{ ...A, status: 'suspended' }, B, W],
 	},
 	{
 		name: 'the same emission again, marked redelivered: nothing changes',
-		items: [item('created', A, 1, { redelivered: true }), item('statusChanged', { ...A, status: 'suspended' }, 3, { previous: { status: 'active' }, redelivered: true })],
+		items: [
+			item('created', A, 1, { redelivered: true }),
+			item('statusChanged', { ...A, status: 'suspended' }, 3, { previous: { status: 'active' }, redelivered: true }),
+		],
 		table: [{ ...A, status: 'suspended' }, B, W],
 	},
 	{
@@ -64,7 +90,10 @@ export const MIRROR_CASES = [
 	},
 	{
 		name: 'a newer specs change, then an older status change arriving late: the newer values stay',
-		items: [item('specsChanged', { ...A, status: 'suspended', ram_gb: 8 }, 7, { previous: { ram_gb: 4 } }), item('statusChanged', { ...A, status: 'cancelled' }, 6, { previous: { status: 'suspended' }, redelivered: true })],
+		items: [
+			item('specsChanged', { ...A, status: 'suspended', ram_gb: 8 }, 7, { previous: { ram_gb: 4 } }),
+			item('statusChanged', { ...A, status: 'cancelled' }, 6, { previous: { status: 'suspended' }, redelivered: true }),
+		],
 		table: [{ ...A, status: 'suspended', ram_gb: 8 }, W],
 	},
 	{
@@ -83,16 +112,37 @@ function casesWorkflow(items, pgCred) {
 		name: 'mirror: hand-made deliveries',
 		nodes: [
 			{ parameters: {}, id: crypto.randomUUID(), name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
-			{ parameters: { jsCode: `return ${JSON.stringify(items)}.map((json) => ({ json }));` }, id: crypto.randomUUID(), name: 'Deliveries', type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0] },
+			{
+				parameters: { jsCode: `return ${JSON.stringify(items)}.map((json) => ({ json }));` },
+				id: crypto.randomUUID(),
+				name: 'Deliveries',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [220, 0],
+			},
 			apply,
 		],
-		connections: { Run: { main: [[{ node: 'Deliveries', type: 'main', index: 0 }]] }, Deliveries: { main: [[{ node: APPLY_NODE, type: 'main', index: 0 }]] } },
+		connections: {
+			Run: { main: [[{ node: 'Deliveries', type: 'main', index: 0 }]] },
+			Deliveries: { main: [[{ node: APPLY_NODE, type: 'main', index: 0 }]] },
+		},
 		settings: { executionOrder: 'v1' },
 	};
 }
 
 /** The table as simplified services (the columns the recipe fills), by id_service. */
-const rows = (db) => readMirror(db).map(({ id_service, name, alias, status, os_id, os_name, vcores, ram_gb, hd_gb }) => ({ id_service, name, alias, status, os_id, os_name, vcores, ram_gb, hd_gb }));
+const rows = (db) =>
+	readMirror(db).map(({ id_service, name, alias, status, os_id, os_name, vcores, ram_gb, hd_gb }) => ({
+		id_service,
+		name,
+		alias,
+		status,
+		os_id,
+		os_name,
+		vcores,
+		ram_gb,
+		hd_gb,
+	}));
 
 async function startMirrorDatabase(ctx) {
 	await ensureDebianPackages();
@@ -111,14 +161,20 @@ export const mirrorRecipe = {
 		const mock = await ctx.startMock({ count: 12, seed: 27 });
 		const platform = await ctx.serviceCredential(mock, 'mirror');
 		const postgres = await mirrorCredential(inst, pg);
-		const wf = await ctx.importRecipe(FILE, { credentials: { servicePlatformApi: platform, postgres }, edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery(15, 2)) });
+		const wf = await ctx.importRecipe(FILE, {
+			credentials: { servicePlatformApi: platform, postgres },
+			edit: (w) => setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery(15, 2)),
+		});
 
 		const tables = await t.test(`mirror: "${SETUP_TRIGGER}" creates the tables, and running it again changes nothing`, async () => {
 			for (let i = 0; i < 2; i++) {
 				const run = await inst.runWorkflow(wf.id, { trigger: SETUP_TRIGGER });
 				assert.equal(run.status, 'success', JSON.stringify(run.result?.data?.resultData?.error ?? {}).slice(0, 500));
 			}
-			assert.equal(pg.query("select string_agg(table_name, ',' order by table_name) from information_schema.tables where table_schema = 'public'"), 'service_mirror,service_mirror_applied');
+			assert.equal(
+				pg.query("select string_agg(table_name, ',' order by table_name) from information_schema.tables where table_schema = 'public'"),
+				'service_mirror,service_mirror_applied',
+			);
 			return true;
 		});
 		if (!tables) return undefined;
@@ -143,22 +199,30 @@ export const mirrorRecipe = {
 		const equal = async (what) => {
 			const started = Date.now();
 			while (!oracle.compareServices(mock.getServices(), rows(pg)).equal) {
-				if (Date.now() - started > WAIT_MS) assert.deepEqual(oracle.compareServices(mock.getServices(), rows(pg)), { missing: [], extra: [], different: [], equal: true }, what);
+				if (Date.now() - started > WAIT_MS)
+					assert.deepEqual(
+						oracle.compareServices(mock.getServices(), rows(pg)),
+						{ missing: [], extra: [], different: [], equal: true },
+						what,
+					);
 				await sleep(1000);
 			}
 			console.log(`      ${what}: equal after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 		};
-		await t.test('mirror: after the start, the table equals the platform\'s services (Resync at start seeds it)', () => equal('seeded'));
-		await t.test('mirror: after a status change, a specs change, a creation and a removal, the table equals the platform\'s services again', async () => {
-			const services = mock.getServices();
-			services[0].values.values.status = services[0].values.values.status === 'active' ? 'suspended' : 'active';
-			services[1].values.values.service.customize.specifications.GB.ram += 2;
-			const created = structuredClone(services[2]);
-			created.id_service = 'srv-mirror-new';
-			services.splice(3, 1);
-			mock.setServices([...services, created]);
-			await equal('changed');
-		});
+		await t.test("mirror: after the start, the table equals the platform's services (Resync at start seeds it)", () => equal('seeded'));
+		await t.test(
+			"mirror: after a status change, a specs change, a creation and a removal, the table equals the platform's services again",
+			async () => {
+				const services = mock.getServices();
+				services[0].values.values.status = services[0].values.values.status === 'active' ? 'suspended' : 'active';
+				services[1].values.values.service.customize.specifications.GB.ram += 2;
+				const created = structuredClone(services[2]);
+				created.id_service = 'srv-mirror-new';
+				services.splice(3, 1);
+				mock.setServices([...services, created]);
+				await equal('changed');
+			},
+		);
 		await ctx.inst.deactivateWorkflow(wf.id).catch(() => {});
 	},
 };

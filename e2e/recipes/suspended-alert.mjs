@@ -36,7 +36,14 @@ async function startChatWebhook() {
 		req.on('data', (c) => chunks.push(c));
 		req.on('end', () => {
 			const status = received.length === 0 ? 503 : 200;
-			received.push({ method: req.method, path: req.url, contentType: req.headers['content-type'] ?? '', body: Buffer.concat(chunks).toString('utf8'), status, at: Date.now() });
+			received.push({
+				method: req.method,
+				path: req.url,
+				contentType: req.headers['content-type'] ?? '',
+				body: Buffer.concat(chunks).toString('utf8'),
+				status,
+				at: Date.now(),
+			});
 			res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'service unavailable');
 		});
 	});
@@ -73,63 +80,91 @@ export const suspendedAlertRecipe = {
 		mock.setServices(services);
 		const hook = await ctx.track(startChatWebhook(), (h) => h.close());
 		const credential = await ctx.serviceCredential(mock, 'alert');
-		return t.test('suspended alert: imported with the webhook URL set, published (its first poll records the services), then one service suspended and one un-suspended', async () => {
-			const wf = await ctx.importRecipe(FILE, {
-				credentials: { servicePlatformApi: credential },
-				edit: (w) => {
-					setParameter(w, POST_NODE, 'url', hook.url);
-					setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery(15, 2));
-				},
-			});
-			await ctx.inst.activateWorkflow(wf.id);
-			assert.ok(mock.requests.some((q) => q.path.startsWith('/v2026/services')), 'the activation polled the platform');
-			const changedAt = Date.now();
-			await setStatus(mock, suspend.id_service, 'suspended');
-			await setStatus(mock, resume.id_service, 'active');
-			return { wf, hook, changedAt, suspended: suspend, resumed: resume };
-		});
+		return t.test(
+			'suspended alert: imported with the webhook URL set, published (its first poll records the services), then one service suspended and one un-suspended',
+			async () => {
+				const wf = await ctx.importRecipe(FILE, {
+					credentials: { servicePlatformApi: credential },
+					edit: (w) => {
+						setParameter(w, POST_NODE, 'url', hook.url);
+						setParameter(w, TRIGGER_NODE, 'pollTimes', pollEvery(15, 2));
+					},
+				});
+				await ctx.inst.activateWorkflow(wf.id);
+				assert.ok(
+					mock.requests.some((q) => q.path.startsWith('/v2026/services')),
+					'the activation polled the platform',
+				);
+				const changedAt = Date.now();
+				await setStatus(mock, suspend.id_service, 'suspended');
+				await setStatus(mock, resume.id_service, 'active');
+				return { wf, hook, changedAt, suspended: suspend, resumed: resume };
+			},
+		);
 	},
 
 	async check(t, ctx, state) {
 		const { inst } = ctx;
 		const { wf, hook, suspended, resumed } = state;
-		const runs = await t.test(`suspended alert: within ${WAIT_MS / 1000} s the trigger reports both status changes, and every execution succeeds`, async () => {
-			const done = new Map();
-			// Status changes only: items of other kinds the trigger may add (a resync of every service) are the IF's to drop.
-			const events = () => [...done.values()].flatMap((r) => nodeItems(r.result, TRIGGER_NODE) ?? []).filter((e) => e.event === 'statusChanged');
-			const seen = (id) => events().some((e) => e.id_service === id);
-			while (!(seen(suspended.id_service) && seen(resumed.id_service))) {
-				assert.ok(Date.now() - state.changedAt < WAIT_MS, `reported so far: ${JSON.stringify(events().map((e) => [e.event, e.id_service]))}`);
-				for (const e of await inst.executions(wf.id)) if (!done.has(e.id)) done.set(e.id, await inst.waitForExecution(e.id, { timeoutMs: 60_000 }));
-				await new Promise((r) => setTimeout(r, 500));
-			}
-			for (const r of done.values()) assert.ok(r.ok, `execution ${r.executionId}: ${r.status} ${workflowError(r.result)?.message ?? ''}`);
-			const got = events().map((e) => [e.event, e.id_service, e.service?.status, e.previous?.status]);
-			assert.deepEqual(got.sort(), [
-				['statusChanged', suspended.id_service, 'suspended', 'active'],
-				['statusChanged', resumed.id_service, 'active', 'suspended'],
-			].sort());
-			console.log(`      ${done.size} execution(s), the last ${((Date.now() - state.changedAt) / 1000).toFixed(1)} s after the changes`);
-			return [...done.values()];
-		});
+		const runs = await t.test(
+			`suspended alert: within ${WAIT_MS / 1000} s the trigger reports both status changes, and every execution succeeds`,
+			async () => {
+				const done = new Map();
+				// Status changes only: items of other kinds the trigger may add (a resync of every service) are the IF's to drop.
+				const events = () =>
+					[...done.values()].flatMap((r) => nodeItems(r.result, TRIGGER_NODE) ?? []).filter((e) => e.event === 'statusChanged');
+				const seen = (id) => events().some((e) => e.id_service === id);
+				while (!(seen(suspended.id_service) && seen(resumed.id_service))) {
+					assert.ok(
+						Date.now() - state.changedAt < WAIT_MS,
+						`reported so far: ${JSON.stringify(events().map((e) => [e.event, e.id_service]))}`,
+					);
+					for (const e of await inst.executions(wf.id))
+						if (!done.has(e.id)) done.set(e.id, await inst.waitForExecution(e.id, { timeoutMs: 60_000 }));
+					await new Promise((r) => setTimeout(r, 500));
+				}
+				for (const r of done.values()) assert.ok(r.ok, `execution ${r.executionId}: ${r.status} ${workflowError(r.result)?.message ?? ''}`);
+				const got = events().map((e) => [e.event, e.id_service, e.service?.status, e.previous?.status]);
+				assert.deepEqual(
+					got.sort(),
+					[
+						['statusChanged', suspended.id_service, 'suspended', 'active'],
+						['statusChanged', resumed.id_service, 'active', 'suspended'],
+					].sort(),
+				);
+				console.log(`      ${done.size} execution(s), the last ${((Date.now() - state.changedAt) / 1000).toFixed(1)} s after the changes`);
+				return [...done.values()];
+			},
+		);
 		await inst.deactivateWorkflow(wf.id).catch(() => {});
 		if (!runs) return;
 
-		await t.test(`suspended alert: the webhook got exactly one message (its first try answered 503, n8n retried ${RETRY_WAIT_MS / 1000} s later), JSON {"text"} naming the suspended service (${suspended.id_service}) and not the resumed one`, () => {
-			assert.deepEqual(hook.received.map((m) => m.status), [503, 200], `requests: ${JSON.stringify(hook.received)}`);
-			const [failed, message] = hook.received;
-			assert.equal(failed.body, message.body, 'the retry sends the same message');
-			const waited = message.at - failed.at;
-			assert.ok(waited >= RETRY_WAIT_MS - 500 && waited < RETRY_WAIT_MS + 10_000, `retried after ${waited} ms`);
-			assert.equal(message.method, 'POST');
-			assert.equal(message.path, WEBHOOK_PATH);
-			assert.match(message.contentType, /^application\/json\b/);
-			const body = JSON.parse(message.body);
-			assert.deepEqual(Object.keys(body), ['text']);
-			const { name, alias } = suspended.values.values;
-			for (const part of [name, suspended.id_service, alias, 'was suspended', 'active'].filter(Boolean)) assert.ok(body.text.includes(part), `"${part}" in ${JSON.stringify(body.text)}`);
-			assert.ok(!body.text.includes(resumed.id_service) && !body.text.includes(resumed.values.values.name), 'the resumed service is not named');
-			console.log(`      message: ${message.body}`);
-		});
+		await t.test(
+			`suspended alert: the webhook got exactly one message (its first try answered 503, n8n retried ${RETRY_WAIT_MS / 1000} s later), JSON {"text"} naming the suspended service (${suspended.id_service}) and not the resumed one`,
+			() => {
+				assert.deepEqual(
+					hook.received.map((m) => m.status),
+					[503, 200],
+					`requests: ${JSON.stringify(hook.received)}`,
+				);
+				const [failed, message] = hook.received;
+				assert.equal(failed.body, message.body, 'the retry sends the same message');
+				const waited = message.at - failed.at;
+				assert.ok(waited >= RETRY_WAIT_MS - 500 && waited < RETRY_WAIT_MS + 10_000, `retried after ${waited} ms`);
+				assert.equal(message.method, 'POST');
+				assert.equal(message.path, WEBHOOK_PATH);
+				assert.match(message.contentType, /^application\/json\b/);
+				const body = JSON.parse(message.body);
+				assert.deepEqual(Object.keys(body), ['text']);
+				const { name, alias } = suspended.values.values;
+				for (const part of [name, suspended.id_service, alias, 'was suspended', 'active'].filter(Boolean))
+					assert.ok(body.text.includes(part), `"${part}" in ${JSON.stringify(body.text)}`);
+				assert.ok(
+					!body.text.includes(resumed.id_service) && !body.text.includes(resumed.values.values.name),
+					'the resumed service is not named',
+				);
+				console.log(`      message: ${message.body}`);
+			},
+		);
 	},
 };

@@ -34,7 +34,8 @@ export function credentialRefs(workflow) {
  */
 export function setParameter(workflow, nodeName, key, value) {
 	const node = nodeNamed(workflow, nodeName);
-	if (!(key in node.parameters)) throw new Error(`node "${nodeName}" of the recipe has no parameter "${key}" (has: ${Object.keys(node.parameters).join(', ')})`);
+	if (!(key in node.parameters))
+		throw new Error(`node "${nodeName}" of the recipe has no parameter "${key}" (has: ${Object.keys(node.parameters).join(', ')})`);
 	node.parameters[key] = typeof value === 'function' ? value(node.parameters[key]) : value;
 }
 

@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/parameters/descriptions';
@@ -39,8 +33,7 @@ export class ServicesTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ "on " + [].concat($parameter["events"] || []).join(", ") }}',
-		description:
-			'Starts the workflow when a service of a hosting platform account is created, changes status or specs, or is removed',
+		description: 'Starts the workflow when a service of a hosting platform account is created, changes status or specs, or is removed',
 		defaults: { name: 'Services Trigger' },
 		polling: true,
 		inputs: [],
@@ -91,8 +84,7 @@ export class ServicesTrigger implements INodeType {
 			},
 			{
 				...serviceFiltersProperty,
-				description:
-					'Only report events about services that match, now or before the change (a removed service: as last seen)',
+				description: 'Only report events about services that match, now or before the change (a removed service: as last seen)',
 			},
 			{
 				displayName: 'Confirm Mass Removals',
@@ -156,7 +148,23 @@ export class ServicesTrigger implements INodeType {
 		const activationMode = this.getActivationMode();
 		const globalData = this.getWorkflowStaticData('global');
 		return asNodeError(() =>
-			runPoll({ staticData, globalData, nodeName: node.name, memory, stored, records, events, filters, simplify, confirmMassRemoval, resync, trigger, credentialId, activationMode, now }),
+			runPoll({
+				staticData,
+				globalData,
+				nodeName: node.name,
+				memory,
+				stored,
+				records,
+				events,
+				filters,
+				simplify,
+				confirmMassRemoval,
+				resync,
+				trigger,
+				credentialId,
+				activationMode,
+				now,
+			}),
 		);
 	}
 }
@@ -165,7 +173,12 @@ export class ServicesTrigger implements INodeType {
 function testDelivery(trigger: string, delivery: DeliveryRecord | undefined, event: ItemEvent, now: number): Delivery {
 	const from = delivery ?? emptyDelivery(0, true);
 	const values = storedValuesOf(event.service);
-	return { eventId: eventIdOf(trigger, from.seq, event.event, event.id_service, event.previous, values), seq: lastSeq(from, now) + 1, detectedAt: now, redelivered: false };
+	return {
+		eventId: eventIdOf(trigger, from.seq, event.event, event.id_service, event.previous, values),
+		seq: lastSeq(from, now) + 1,
+		detectedAt: now,
+		redelivered: false,
+	};
 }
 
 /**
@@ -203,5 +216,9 @@ function readStoredState(
 
 /** A line of n8n's log about the remembered list: the node's name and what was wrong, rendered as an error is. */
 function stateWarning(nodeName: string, said: StateText, redact: Redact): string {
-	return render(text`Services Trigger "${foreign(nodeName, NODE_NAME_MAX)}": ${said.message}. ${said.description}`, redact, MESSAGE_MAX + DESCRIPTION_MAX);
+	return render(
+		text`Services Trigger "${foreign(nodeName, NODE_NAME_MAX)}": ${said.message}. ${said.description}`,
+		redact,
+		MESSAGE_MAX + DESCRIPTION_MAX,
+	);
 }

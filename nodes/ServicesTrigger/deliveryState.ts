@@ -97,8 +97,18 @@ export function readDelivery(state: IDataObject, read: ReadState): { delivery: D
 	const writtenAt = optional('writtenAt', own('writtenAt'), isTime) as number | undefined;
 	const resyncAt = optional('resyncAt', own('resyncAt'), isTime) as number | undefined;
 	const delivered = (optional('delivered', own('delivered'), isDeliveredRecord) ?? {}) as Record<string, number>;
-	const outbox = readList(state.outbox, (entry) => readOutboxEntry(entry, read.layout), own('undelivered events'), problems) as OutboxEntry[];
-	const tombstones = readList(state.tombstones, (entry) => readTombstone(entry, read.layout), own('recent removals'), problems) as Tombstone[];
+	const outbox = readList(
+		state.outbox,
+		(entry) => readOutboxEntry(entry, read.layout),
+		own('undelivered events'),
+		problems,
+	) as OutboxEntry[];
+	const tombstones = readList(
+		state.tombstones,
+		(entry) => readTombstone(entry, read.layout),
+		own('recent removals'),
+		problems,
+	) as Tombstone[];
 	const delivery: DeliveryRecord = { seq, legacy: false, writer, writtenAt, delivered, outbox, tombstones, resyncAt };
 	if (problems.length === 0) return { delivery };
 	return {
@@ -133,7 +143,9 @@ function readList(list: unknown, readEntry: (entry: unknown) => EntryRead, name:
 	}
 	if (known.dropped > 0) {
 		const more = known.dropped > known.named.length ? text`; and ${thousands(known.dropped - known.named.length)} more` : own('');
-		problems.push(text`${thousands(known.dropped)} of its ${thousands(list.length)} ${name} cannot be read (${join(known.named, own('; '))}${more})`);
+		problems.push(
+			text`${thousands(known.dropped)} of its ${thousands(list.length)} ${name} cannot be read (${join(known.named, own('; '))}${more})`,
+		);
 	}
 	return known.entries;
 }
@@ -141,7 +153,8 @@ function readList(list: unknown, readEntry: (entry: unknown) => EntryRead, name:
 function readOutboxEntry(stored: unknown, layout: ValueLayout): EntryRead {
 	if (!Array.isArray(stored) || stored.length !== 8) return { wrong: text`it is ${describeValue(stored)}, not a list of 8 values` };
 	const [eventId, seq, event, id, previous, values, detectedAt, emittedAt] = stored as unknown[];
-	const wrong = commonMisfit(eventId, seq, id, detectedAt) ?? (isTime(emittedAt) ? undefined : text`its emittedAt is ${describeValue(emittedAt)}`);
+	const wrong =
+		commonMisfit(eventId, seq, id, detectedAt) ?? (isTime(emittedAt) ? undefined : text`its emittedAt is ${describeValue(emittedAt)}`);
 	if (wrong !== undefined) return { wrong };
 	if (!(SERVICE_EVENT_NAMES as readonly unknown[]).includes(event)) return { wrong: text`its event is ${describeValue(event)}` };
 	if (!isPrevious(previous)) return { wrong: text`its previous is ${describeValue(previous)}` };
@@ -163,11 +176,19 @@ function readOutboxEntry(stored: unknown, layout: ValueLayout): EntryRead {
 function readTombstone(stored: unknown, layout: ValueLayout): EntryRead {
 	if (!Array.isArray(stored) || stored.length !== 6) return { wrong: text`it is ${describeValue(stored)}, not a list of 6 values` };
 	const [eventId, seq, id, values, detectedAt, removedAt] = stored as unknown[];
-	const wrong = commonMisfit(eventId, seq, id, detectedAt) ?? (isTime(removedAt) ? undefined : text`its removedAt is ${describeValue(removedAt)}`);
+	const wrong =
+		commonMisfit(eventId, seq, id, detectedAt) ?? (isTime(removedAt) ? undefined : text`its removedAt is ${describeValue(removedAt)}`);
 	if (wrong !== undefined) return { wrong };
 	const read = layout.read(values);
 	if (!Array.isArray(read)) return { wrong: misfitText(layout, values, read as Misfit | undefined, own('its values'), own('its values')) };
-	const tombstone: Tombstone = { eventId: eventId as string, seq: seq as number, id_service: id as string, values: read, detectedAt: detectedAt as number, removedAt: removedAt as number };
+	const tombstone: Tombstone = {
+		eventId: eventId as string,
+		seq: seq as number,
+		id_service: id as string,
+		values: read,
+		detectedAt: detectedAt as number,
+		removedAt: removedAt as number,
+	};
 	return tombstone;
 }
 
@@ -196,7 +217,10 @@ function isPrevious(value: unknown): boolean {
 	if (value === null) return true;
 	if (typeof value !== 'object' || Array.isArray(value)) return false;
 	const entries = Object.entries(value as object);
-	return entries.length > 0 && entries.every(([key, field]) => CHANGE_FIELDS.has(key) && (field === null || typeof field === CHANGE_FIELDS.get(key)));
+	return (
+		entries.length > 0 &&
+		entries.every(([key, field]) => CHANGE_FIELDS.has(key) && (field === null || typeof field === CHANGE_FIELDS.get(key)))
+	);
 }
 
 /** Writes the delivery record beside the services (state.ts writes those), as compact lists. */
@@ -205,10 +229,26 @@ export function writeDelivery(staticData: IDataObject, delivery: DeliveryRecord)
 	staticData.writer = delivery.writer ?? null;
 	staticData.writtenAt = delivery.writtenAt ?? null;
 	staticData.delivered = { ...delivery.delivered };
-	const outbox = delivery.outbox.map((entry) => [entry.eventId, entry.seq, entry.event, entry.id_service, entry.previous, entry.values, entry.detectedAt, entry.emittedAt]);
+	const outbox = delivery.outbox.map((entry) => [
+		entry.eventId,
+		entry.seq,
+		entry.event,
+		entry.id_service,
+		entry.previous,
+		entry.values,
+		entry.detectedAt,
+		entry.emittedAt,
+	]);
 	knownLists.set(outbox, { entries: [...delivery.outbox], named: [], dropped: 0 });
 	staticData.outbox = outbox as unknown as IDataObject[];
-	const tombstones = delivery.tombstones.map((entry) => [entry.eventId, entry.seq, entry.id_service, entry.values, entry.detectedAt, entry.removedAt]);
+	const tombstones = delivery.tombstones.map((entry) => [
+		entry.eventId,
+		entry.seq,
+		entry.id_service,
+		entry.values,
+		entry.detectedAt,
+		entry.removedAt,
+	]);
 	knownLists.set(tombstones, { entries: [...delivery.tombstones], named: [], dropped: 0 });
 	staticData.tombstones = tombstones as unknown as IDataObject[];
 	if (delivery.resyncAt === undefined) delete staticData.resyncAt;

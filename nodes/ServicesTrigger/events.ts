@@ -98,4 +98,3 @@ function nullPrevious(event: ChangeEventName): PreviousValues {
 		SERVICE_FIELDS.filter((field) => 'change' in field && field.change === event).map((field) => [field.key, null]),
 	) as PreviousValues;
 }
-

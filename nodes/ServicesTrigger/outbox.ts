@@ -42,7 +42,14 @@ export interface PlannedItem {
 }
 
 /** 24 hex characters naming one event of one trigger: the same change from the same state always gets the same id. */
-export function eventIdOf(trigger: string, base: number, event: ItemEventName, id: string, previous: PreviousValues | null, values: StoredValues): string {
+export function eventIdOf(
+	trigger: string,
+	base: number,
+	event: ItemEventName,
+	id: string,
+	previous: PreviousValues | null,
+	values: StoredValues,
+): string {
 	const content = JSON.stringify([trigger, base, event, id, previous, values]);
 	return createHash('shake256', { outputLength: 12 }).update(content).digest('hex');
 }
@@ -120,10 +127,19 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 		emitted.add(delivery.eventId);
 		items.push({ event, delivery });
 	}
-	const tombstones = input.tombstoneWindowMs === undefined ? [] : keptTombstones(from.tombstones, added, listed, reference, input.tombstoneWindowMs);
+	const tombstones =
+		input.tombstoneWindowMs === undefined ? [] : keptTombstones(from.tombstones, added, listed, reference, input.tombstoneWindowMs);
 	if (input.resync !== undefined) {
 		for (const tombstone of [...tombstones].sort(bySeq)) {
-			redeliver({ event: 'removed', id_service: tombstone.id_service, service: simplifiedFromStored(tombstone.id_service, tombstone.values), previous: null }, tombstone);
+			redeliver(
+				{
+					event: 'removed',
+					id_service: tombstone.id_service,
+					service: simplifiedFromStored(tombstone.id_service, tombstone.values),
+					previous: null,
+				},
+				tombstone,
+			);
 		}
 	}
 
@@ -152,7 +168,12 @@ export function lastSeq(from: DeliveryRecord, now: number, recent: readonly Outb
 }
 
 /** The outbox after an emission at `now`: the entries emitted again with their new emittedAt, then the new ones. */
-function outboxAfter(outbox: readonly OutboxEntry[], items: readonly PlannedItem[], added: readonly OutboxEntry[], now: number): OutboxEntry[] {
+function outboxAfter(
+	outbox: readonly OutboxEntry[],
+	items: readonly PlannedItem[],
+	added: readonly OutboxEntry[],
+	now: number,
+): OutboxEntry[] {
 	const redelivered = new Set(items.filter((item) => item.delivery.redelivered).map((item) => item.delivery.eventId));
 	const inOutbox = new Set(outbox.map((entry) => entry.eventId));
 	return [
@@ -163,7 +184,12 @@ function outboxAfter(outbox: readonly OutboxEntry[], items: readonly PlannedItem
 
 /** An outbox entry as the event it was: the service as stored then (no record: with Simplify off it is the documented fields). */
 function eventOfEntry(entry: OutboxEntry): ItemEvent {
-	return { event: entry.event, id_service: entry.id_service, service: simplifiedFromStored(entry.id_service, entry.values), previous: entry.previous };
+	return {
+		event: entry.event,
+		id_service: entry.id_service,
+		service: simplifiedFromStored(entry.id_service, entry.values),
+		previous: entry.previous,
+	};
 }
 
 function bySeq(a: { seq: number }, b: { seq: number }): number {
@@ -201,7 +227,14 @@ function keptTombstones(
 	for (const tombstone of stored) if (tombstone.removedAt >= oldest) byId.set(tombstone.eventId, tombstone);
 	for (const entry of added) {
 		if (entry.event !== 'removed' || byId.has(entry.eventId)) continue;
-		byId.set(entry.eventId, { eventId: entry.eventId, seq: entry.seq, id_service: entry.id_service, values: entry.values, detectedAt: entry.detectedAt, removedAt: entry.emittedAt });
+		byId.set(entry.eventId, {
+			eventId: entry.eventId,
+			seq: entry.seq,
+			id_service: entry.id_service,
+			values: entry.values,
+			detectedAt: entry.detectedAt,
+			removedAt: entry.emittedAt,
+		});
 	}
 	const kept = [...byId.values()].filter((tombstone) => !listed.has(tombstone.id_service));
 	if (kept.length <= TOMBSTONE_MAX) return kept;

@@ -72,7 +72,8 @@ export function runPoll(input: PollInput): INodeExecutionData[][] | null {
 		memory.base = undefined;
 		dropActivationCopy(input.globalData, input.nodeName);
 	}
-	const start = stored.state ?? (empty ? (memory.base ?? readActivationCopy(input.globalData, input.nodeName, input.credentialId)) : undefined);
+	const start =
+		stored.state ?? (empty ? (memory.base ?? readActivationCopy(input.globalData, input.nodeName, input.credentialId)) : undefined);
 	const starting = !memory.started || isFirstPollOfActivation(input.activationMode, staticData);
 	const options = { events: input.events, filters: input.filters, dropped: stored.read?.dropped };
 	const tombstoneWindowMs = tombstoneWindow(input.resync, input.events.includes('removed'));
@@ -81,9 +82,21 @@ export function runPoll(input: PollInput): INodeExecutionData[][] | null {
 		// A new baseline: nothing to compare with; a resync at start seeds a mirror.
 		holdForConfirmation(staticData, memory, undefined);
 		const { snapshot } = diffServices(undefined, records, options);
-		const from: DeliveryRecord = { ...emptyDelivery(Math.max(stored.seq ?? 0, now), false), resyncAt: input.resync.enabled ? now : undefined };
+		const from: DeliveryRecord = {
+			...emptyDelivery(Math.max(stored.seq ?? 0, now), false),
+			resyncAt: input.resync.enabled ? now : undefined,
+		};
 		const due = input.resync.onStart;
-		const plan = planDelivery({ trigger: input.trigger, me, now, from, detected: [], resync: due ? watched(records, input.filters) : undefined, listed: snapshot, tombstoneWindowMs });
+		const plan = planDelivery({
+			trigger: input.trigger,
+			me,
+			now,
+			from,
+			detected: [],
+			resync: due ? watched(records, input.filters) : undefined,
+			listed: snapshot,
+			tombstoneWindowMs,
+		});
 		write(input, snapshot, plan, true);
 		memory.base = undefined;
 		if (empty && plan.items.length === 0) keepBase(input, { snapshot, delivery: plan.record });

@@ -58,7 +58,9 @@ export interface ResyncOptions {
 export function readResync(read: ReadParameter): ResyncOptions {
 	const resync = requireCollection(read('resync', {}, { skipValidation: true }), own('Resync'));
 	const onStart = Object.hasOwn(resync, 'onStart')
-		? requireSwitch(option(resync, 'onStart', false), own('At Start'), () => option(requireCollection(read('resync', {}), own('Resync')), 'onStart', false))
+		? requireSwitch(option(resync, 'onStart', false), own('At Start'), () =>
+				option(requireCollection(read('resync', {}), own('Resync')), 'onStart', false),
+			)
 		: false;
 	if (!Object.hasOwn(resync, 'intervalHours')) return { onStart, enabled: onStart };
 	const hours = requirePositiveNumber(option(resync, 'intervalHours', undefined), {
@@ -80,7 +82,10 @@ export function readResync(read: ReadParameter): ResyncOptions {
  * Whether this poll resyncs: at start (the first poll of this process or of an activation, or a new
  * baseline) with At Start, or when the interval has passed since the last resync (or none is known).
  */
-export function resyncDue(options: ResyncOptions, { start, now, resyncAt }: { start: boolean; now: number; resyncAt: number | undefined }): boolean {
+export function resyncDue(
+	options: ResyncOptions,
+	{ start, now, resyncAt }: { start: boolean; now: number; resyncAt: number | undefined },
+): boolean {
 	if (options.onStart && start) return true;
 	if (options.intervalMs === undefined) return false;
 	return resyncAt === undefined || now - resyncAt >= options.intervalMs;

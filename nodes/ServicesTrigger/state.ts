@@ -1,3 +1,4 @@
+// Over 300 lines because every stored version (1 to 3) is read here, each value checked.
 import type { IDataObject } from 'n8n-workflow';
 
 import { DescribedError } from '../shared/text/errors';
@@ -101,7 +102,11 @@ export const MAX_STORED_SERVICES = 1_000_000;
 export class TriggerStateError extends DescribedError {
 	declare readonly text: StateText;
 
-	constructor(readonly kind: 'damaged' | 'future' | 'unwritable', message: Text, description: Text) {
+	constructor(
+		readonly kind: 'damaged' | 'future' | 'unwritable',
+		message: Text,
+		description: Text,
+	) {
 		super(message, description);
 	}
 }
@@ -139,7 +144,8 @@ function layoutOf(storedFields: readonly string[]): ValueLayout {
 		read(stored) {
 			if (!Array.isArray(stored) || stored.length !== width) return undefined;
 			// In the current field order the stored list is used as it is (nothing copied per service).
-			const values: unknown[] = positions === undefined ? stored : positions.map((position) => (position < 0 ? undefined : stored[position]));
+			const values: unknown[] =
+				positions === undefined ? stored : positions.map((position) => (position < 0 ? undefined : stored[position]));
 			const misfit = firstMisfit(values);
 			return misfit < 0 ? (values as StoredValues) : { misfit, value: values[misfit] };
 		},
@@ -192,7 +198,8 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 	const storedFields = version === 1 ? VERSION_1_FIELDS : state.fields;
 	if (!isFieldList(storedFields)) throw damaged(own('its list of field names is missing or not a list of distinct texts'));
 	const storedCredential = state.credentialId ?? null;
-	if (storedCredential !== null && typeof storedCredential !== 'string') throw damaged(text`its credentialId is ${describeValue(storedCredential)}`);
+	if (storedCredential !== null && typeof storedCredential !== 'string')
+		throw damaged(text`its credentialId is ${describeValue(storedCredential)}`);
 	if (storedCredential !== credentialId) return undefined;
 	const services = state.services;
 	if (typeof services !== 'object' || services === null || Array.isArray(services)) {
@@ -207,7 +214,9 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 	// Counted before anything is read: n8n hands static data out behind a change-tracking proxy, slow per entry.
 	const ids = Object.keys(services);
 	if (ids.length > MAX_STORED_SERVICES) {
-		throw damaged(text`it holds ${thousands(ids.length)} services, more than the ${thousands(MAX_STORED_SERVICES)} the trigger ever stores`);
+		throw damaged(
+			text`it holds ${thousands(ids.length)} services, more than the ${thousands(MAX_STORED_SERVICES)} the trigger ever stores`,
+		);
 	}
 	const snapshot: ServiceSnapshot = new Map();
 	let dropped: Set<string> | undefined;
@@ -225,7 +234,10 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 		const quoted = text`"${foreign(id, ID_MAX)}"`;
 		named.push(misfitText(layout, stored, values as Misfit | undefined, text`the entry of ${quoted}`, quoted));
 	}
-	const read: StoredSnapshot = dropped === undefined ? { snapshot, dropped: NONE_DROPPED } : { snapshot, dropped, damage: droppedWarning(named, dropped.size, ids.length) };
+	const read: StoredSnapshot =
+		dropped === undefined
+			? { snapshot, dropped: NONE_DROPPED }
+			: { snapshot, dropped, damage: droppedWarning(named, dropped.size, ids.length) };
 	knownSnapshots.set(services, read);
 	return { ...read, version, layout, current };
 }

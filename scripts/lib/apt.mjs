@@ -19,11 +19,17 @@ async function aptGet(args, label, log) {
 		if (tail.length > 30) tail.shift();
 		console.log(`  [${label}] ${line.trimEnd()}`);
 	};
-	const heartbeat = setInterval(() => console.log(`  [${label}] ... ${Math.round((Date.now() - started) / 1000)} s elapsed (one-time step)`), 15_000);
+	const heartbeat = setInterval(
+		() => console.log(`  [${label}] ... ${Math.round((Date.now() - started) / 1000)} s elapsed (one-time step)`),
+		15_000,
+	);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const r = await run('apt-get', args, { env, onLine, label: `apt-get ${args[0]}` }).finally(() => clearInterval(heartbeat));
 	const seconds = ((Date.now() - started) / 1000).toFixed(1);
-	if (r.code !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${r.signal || `exit ${r.code}`}) after ${seconds} s:\n${tail.slice(-15).join('\n')}`);
+	if (r.code !== 0)
+		throw new Error(
+			`apt-get ${args.join(' ')} failed (${r.signal || `exit ${r.code}`}) after ${seconds} s:\n${tail.slice(-15).join('\n')}`,
+		);
 	log(`  apt-get ${args[0]}: ${seconds} s`);
 }
 
@@ -34,10 +40,14 @@ async function aptGet(args, label, log) {
 export async function aptInstall(packages, { why, log = console.log } = {}) {
 	const command = `apt-get update && apt-get install -y --no-install-recommends ${packages.join(' ')}`;
 	if (process.platform !== 'linux' || !fs.existsSync('/usr/bin/apt-get')) {
-		throw new Error(`${why} needs ${packages.join(' and ')}, and this machine has no apt-get to install them: install them yourself (Debian: ${command}).`);
+		throw new Error(
+			`${why} needs ${packages.join(' and ')}, and this machine has no apt-get to install them: install them yourself (Debian: ${command}).`,
+		);
 	}
 	if (process.getuid?.() !== 0) {
-		throw new Error(`${why} needs ${packages.join(' and ')}; installing them needs root (this runs as uid ${process.getuid?.()}). Run as root: ${command}`);
+		throw new Error(
+			`${why} needs ${packages.join(' and ')}; installing them needs root (this runs as uid ${process.getuid?.()}). Run as root: ${command}`,
+		);
 	}
 	log(`Installing Debian package(s) ${packages.join(', ')} for ${why} (one-time step, about a minute; later runs reuse them)`);
 	updated ??= aptGet(['update'], 'apt-get update', log);

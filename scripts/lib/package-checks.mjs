@@ -16,7 +16,9 @@ export function tarballProblems(files, pkg = readPackageJson()) {
 	const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 	const missing = listed.filter((f) => !files.includes(f));
 	if (missing.length) problems.push(`missing from the tarball: ${missing.join(', ')}`);
-	const unwanted = files.filter((f) => /(^|\/)(test|e2e|mock|scripts|bench|demo|dev|docs)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
+	const unwanted = files.filter(
+		(f) => /(^|\/)(test|e2e|mock|scripts|bench|demo|dev|docs)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)),
+	);
 	if (unwanted.length) problems.push(`should not be published: ${unwanted.join(', ')}`);
 	return problems;
 }
@@ -68,7 +70,8 @@ export function versionProblems({ tag } = {}) {
 	const problems = [];
 	const changelog = fs.readFileSync(path.join(REPO_DIR, 'CHANGELOG.md'), 'utf8');
 	const changelogVersion = /^## \[(\d+\.\d+\.\d+[^\]]*)\]/m.exec(changelog)?.[1];
-	if (changelogVersion !== version) problems.push(`CHANGELOG.md's newest entry is ${changelogVersion ?? '(none)'}, package.json says ${version}`);
+	if (changelogVersion !== version)
+		problems.push(`CHANGELOG.md's newest entry is ${changelogVersion ?? '(none)'}, package.json says ${version}`);
 	const readme = fs.readFileSync(path.join(REPO_DIR, 'README.md'), 'utf8');
 	const history = /^## Version history\s*\n+- (\d+\.\d+\.\d+[^:\s]*):/m.exec(readme)?.[1];
 	if (history !== version) problems.push(`README's Version history starts with ${history ?? '(nothing)'}, package.json says ${version}`);

@@ -11,7 +11,15 @@ import path from 'node:path';
 import { onCleanup } from './cleanup.mjs';
 
 /** Variables an outer `npm run` (or the caller's shell) sets that must not leak into a child. */
-const DROPPED_EXACT = new Set(['npm_config_local_prefix', 'npm_config_prefix', 'npm_config_ignore_scripts', 'npm_command', 'npm_execpath', 'npm_node_execpath', 'init_cwd']);
+const DROPPED_EXACT = new Set([
+	'npm_config_local_prefix',
+	'npm_config_prefix',
+	'npm_config_ignore_scripts',
+	'npm_command',
+	'npm_execpath',
+	'npm_node_execpath',
+	'init_cwd',
+]);
 const DROPPED_PREFIXES = ['npm_package_', 'npm_lifecycle_', 'n8n_', 'db_'];
 
 /**
@@ -41,13 +49,22 @@ export function npmCommand() {
  * stdio: 'pipe' (default) or 'inherit'; `label` names it in clean-up messages.
  */
 export function startProcess(cmd, args, { cwd, env, stdio = 'pipe', label } = {}) {
-	const child = spawn(cmd, args, { cwd, env, stdio: stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['pipe', 'pipe', 'pipe'], detached: true });
+	const child = spawn(cmd, args, {
+		cwd,
+		env,
+		stdio: stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['pipe', 'pipe', 'pipe'],
+		detached: true,
+	});
 	const killGroup = (sig) => {
 		try {
 			process.kill(-child.pid, sig);
 		} catch {}
 	};
-	const unregister = onCleanup(label ?? `${path.basename(cmd)} ${args[0] ?? ''}`, async () => killGroup('SIGKILL'), () => killGroup('SIGKILL'));
+	const unregister = onCleanup(
+		label ?? `${path.basename(cmd)} ${args[0] ?? ''}`,
+		async () => killGroup('SIGKILL'),
+		() => killGroup('SIGKILL'),
+	);
 	const exit = new Promise((resolve, reject) => {
 		child.on('error', (e) => {
 			unregister();

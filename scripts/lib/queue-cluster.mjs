@@ -58,10 +58,19 @@ class Worker {
 
 	async start({ timeoutMs = 120_000 } = {}) {
 		const { runtime } = this.inst;
-		const env = { ...this.inst.env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
+		const env = {
+			...this.inst.env,
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(this.healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		};
 		const started = Date.now();
 		this.exit = null; // started again after a kill
-		const { child, exit, killGroup } = startProcess(runtime.nodeBin, [runtime.n8nBin, 'worker', `--concurrency=${this.concurrency}`], { cwd: this.inst.root, env, label: this.label });
+		const { child, exit, killGroup } = startProcess(runtime.nodeBin, [runtime.n8nBin, 'worker', `--concurrency=${this.concurrency}`], {
+			cwd: this.inst.root,
+			env,
+			label: this.label,
+		});
 		child.stdin.end();
 		this.child = child;
 		this.killGroup = killGroup;
@@ -72,7 +81,8 @@ class Worker {
 		child.stderr.on('data', append);
 		this.exited = exit.then((r) => (this.exit = r));
 		for (;;) {
-			if (this.exit) throw new Error(`${this.label} exited (${this.exit.signal ?? this.exit.code}) before it was ready:\n${tail(this.log, 30)}`);
+			if (this.exit)
+				throw new Error(`${this.label} exited (${this.exit.signal ?? this.exit.code}) before it was ready:\n${tail(this.log, 30)}`);
 			if (Date.now() - started > timeoutMs) throw new Error(`${this.label}: not ready after ${timeoutMs / 1000} s:\n${tail(this.log, 30)}`);
 			try {
 				const res = await fetch(`http://127.0.0.1:${this.healthPort}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
@@ -118,14 +128,24 @@ export async function startQueueCluster({ runtime, tarball, workers = 2, concurr
 	const main = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} main`, log, extraEnv: env });
 	const ws = [];
 	for (let i = 1; i <= workers; i++) {
-		const inst = await N8nInstance.create({ runtime, tarball, label: `n8n ${runtime.version} worker ${i}`, log, extraEnv: { ...env, N8N_LOG_LEVEL: 'debug' } });
+		const inst = await N8nInstance.create({
+			runtime,
+			tarball,
+			label: `n8n ${runtime.version} worker ${i}`,
+			log,
+			extraEnv: { ...env, N8N_LOG_LEVEL: 'debug' },
+		});
 		ws.push(new Worker(inst, { concurrency, healthPort: await freePort() }));
 	}
 	log(`  starting the main (n8n start, queue mode) ...`);
 	await main.start({ timeoutMs: 180_000 });
-	log(`  main ready in ${(main.startMs / 1000).toFixed(1)} s at ${main.baseUrl}; starting ${workers} workers (n8n worker --concurrency=${concurrency}) ...`);
+	log(
+		`  main ready in ${(main.startMs / 1000).toFixed(1)} s at ${main.baseUrl}; starting ${workers} workers (n8n worker --concurrency=${concurrency}) ...`,
+	);
 	await Promise.all(ws.map((w) => w.start({ timeoutMs: 180_000 })));
-	log(`  workers ready in ${ws.map((w) => `${(w.startMs / 1000).toFixed(1)} s`).join(', ')}; cluster up in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+	log(
+		`  workers ready in ${ws.map((w) => `${(w.startMs / 1000).toFixed(1)} s`).join(', ')}; cluster up in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+	);
 
 	return {
 		pg,
@@ -156,7 +176,8 @@ export async function startQueueCluster({ runtime, tarball, workers = 2, concurr
 		logs() {
 			const out = { main: main.allOutput() };
 			for (const w of ws) out[w.label] = w.log;
-			for (const f of [...redis.logFiles, ...pg.logFiles]) out[path.basename(path.dirname(f)) + '/' + path.basename(f)] = fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '';
+			for (const f of [...redis.logFiles, ...pg.logFiles])
+				out[path.basename(path.dirname(f)) + '/' + path.basename(f)] = fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '';
 			return out;
 		},
 	};

@@ -156,7 +156,7 @@ function renderRecordCode(fields) {
 		"import { pathTooDeep } from './recordDepth';",
 		"import type { ServiceRecord, SimplifiedService } from './serviceFields';",
 		'',
-		'const isStringOrAbsent = (value: unknown): boolean => value === undefined || value === null || typeof value === \'string\';',
+		"const isStringOrAbsent = (value: unknown): boolean => value === undefined || value === null || typeof value === 'string';",
 		'const isIntegerOrAbsent = (value: unknown): boolean => value === undefined || value === null || Number.isInteger(value);',
 		'/** What a value is read as, for the type checker only: each is checked before use. */',
 		'type JsonObjectOrOther = Record<string, unknown> | null | undefined;',

@@ -54,21 +54,33 @@ function startDaemon(label, cmd, args, { logFile, stopSignal = 'SIGTERM', cwd } 
 	child.stdout.pipe(out, { end: false });
 	child.stderr.pipe(out, { end: false });
 	let exit = null;
-	exited.then((r) => (exit = r), () => (exit = { code: 'spawn error' }));
+	exited.then(
+		(r) => (exit = r),
+		() => (exit = { code: 'spawn error' }),
+	);
 	const stop = async () => {
 		if (exit) return;
 		killGroup(stopSignal);
 		if (!(await Promise.race([exited.catch(() => true), sleep(10_000).then(() => null)]))) killGroup('SIGKILL');
 	};
-	return { stop, get exit() { return exit; } };
+	return {
+		stop,
+		get exit() {
+			return exit;
+		},
+	};
 }
 
 async function waitFor(label, probe, { timeoutMs, daemon, logFile }) {
 	const started = Date.now();
 	for (;;) {
-		if (daemon.exit) throw new Error(`${label} exited (${daemon.exit.signal ?? daemon.exit.code}) before it was ready:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+		if (daemon.exit)
+			throw new Error(
+				`${label} exited (${daemon.exit.signal ?? daemon.exit.code}) before it was ready:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`,
+			);
 		if (await probe().catch(() => false)) return Date.now() - started;
-		if (Date.now() - started > timeoutMs) throw new Error(`${label} not ready after ${timeoutMs / 1000} s:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+		if (Date.now() - started > timeoutMs)
+			throw new Error(`${label} not ready after ${timeoutMs / 1000} s:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
 		await sleep(200);
 	}
 }
@@ -92,9 +104,33 @@ export async function startRedis({ root = makeTempDir('sp-redis-'), log = consol
 	const dir = path.join(root, 'redis');
 	fs.mkdirSync(dir, { recursive: true });
 	const logFile = path.join(dir, 'redis.log');
-	const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--logfile', logFile, '--loglevel', 'verbose'];
-	const daemon = startDaemon('redis-server', which('redis-server') ?? 'redis-server', args, { logFile: path.join(dir, 'stdout.log'), stopSignal: 'SIGTERM' });
-	const ms = await waitFor('redis-server', async () => (await redisCommand(port, 'PING')) === '+PONG', { timeoutMs: 20_000, daemon, logFile: path.join(dir, 'stdout.log') });
+	const args = [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--dir',
+		dir,
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+		'--daemonize',
+		'no',
+		'--logfile',
+		logFile,
+		'--loglevel',
+		'verbose',
+	];
+	const daemon = startDaemon('redis-server', which('redis-server') ?? 'redis-server', args, {
+		logFile: path.join(dir, 'stdout.log'),
+		stopSignal: 'SIGTERM',
+	});
+	const ms = await waitFor('redis-server', async () => (await redisCommand(port, 'PING')) === '+PONG', {
+		timeoutMs: 20_000,
+		daemon,
+		logFile: path.join(dir, 'stdout.log'),
+	});
 	log(`  redis-server on 127.0.0.1:${port} (ready in ${(ms / 1000).toFixed(1)} s)`);
 	return { host: '127.0.0.1', port, logFiles: [logFile, path.join(dir, 'stdout.log')], stop: daemon.stop };
 }
@@ -117,7 +153,17 @@ export async function startPostgres({ root = makeTempDir('sp-pg-'), log = consol
 		spawnSync('chown', ['postgres:postgres', dir]);
 	}
 	const t = Date.now();
-	const [initCmd, initArgs] = asPg(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+	const [initCmd, initArgs] = asPg(path.join(bin, 'initdb'), [
+		'-D',
+		data,
+		'-U',
+		'postgres',
+		'--auth=trust',
+		'--no-sync',
+		'-E',
+		'UTF8',
+		'--locale=C',
+	]);
 	const init = spawnSync(initCmd, initArgs, { encoding: 'utf8', cwd: dir });
 	if (init.status !== 0) throw new Error(`initdb failed (exit ${init.status}):\n${init.stdout}\n${init.stderr}`);
 	const logFile = path.join(dir, 'postgres.log');
@@ -138,7 +184,11 @@ export async function startPostgres({ root = makeTempDir('sp-pg-'), log = consol
 	const daemon = startDaemon('postgres', cmd, args, { logFile, stopSignal: 'SIGINT', cwd: dir });
 	const psqlBin = path.join(bin, 'psql');
 	const psql = (sql, db = 'postgres') => {
-		const r = spawnSync(psqlBin, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', db, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
+		const r = spawnSync(
+			psqlBin,
+			['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', db, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+			{ encoding: 'utf8' },
+		);
 		if (r.status !== 0) throw new Error(`psql: ${r.stderr.trim()}`);
 		return r.stdout.trim();
 	};

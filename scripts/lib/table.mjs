@@ -6,7 +6,11 @@ const cell = (v) => (v === null || v === undefined ? '-' : String(v));
 export function formatTable(items, columns, { maxWidth = 40 } = {}) {
 	const rows = items.map((it) => columns.map((c) => truncate(cell(c.get(it)), maxWidth)));
 	const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => r[i].length)));
-	const fmt = (r) => r.map((v, i) => (columns[i].align === 'right' ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+	const fmt = (r) =>
+		r
+			.map((v, i) => (columns[i].align === 'right' ? v.padStart(widths[i]) : v.padEnd(widths[i])))
+			.join('  ')
+			.trimEnd();
 	return [fmt(columns.map((c) => c.title)), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
 }
 

@@ -6,7 +6,14 @@ export const ANSWER_URL = 'https://api.example.com/v2026/services';
 
 export function readOne(
 	body: unknown,
-	{ headers = {}, page = 1, resumed = false, status = 200, url = ANSWER_URL, text }: { headers?: Record<string, string | undefined>; page?: number; resumed?: boolean; status?: number; url?: string; text?: string } = {},
+	{
+		headers = {},
+		page = 1,
+		resumed = false,
+		status = 200,
+		url = ANSWER_URL,
+		text,
+	}: { headers?: Record<string, string | undefined>; page?: number; resumed?: boolean; status?: number; url?: string; text?: string } = {},
 ): Answer {
 	return readAnswer({ body, text: text ?? JSON.stringify(body) ?? '', headers, status, url }, { page, resumed });
 }

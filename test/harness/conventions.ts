@@ -39,7 +39,11 @@ const ok = (body: unknown, headers: Record<string, string> = {}): PageAnswer => 
 /** Every convention; names say whose it is. Each carries a signal of its own that the listing has more pages than it served. */
 export const CONVENTIONS: Record<string, Convention> = {
 	'GitHub (array, Link header)': (p) => {
-		const links = [nextOf(p) && `<${nextOf(p)}>; rel="next"`, p.n < p.pages && `<${pageUrl(p.origin, p.pages)}>; rel="last"`, p.n > 1 && `<${pageUrl(p.origin, 1)}>; rel="first"`];
+		const links = [
+			nextOf(p) && `<${nextOf(p)}>; rel="next"`,
+			p.n < p.pages && `<${pageUrl(p.origin, p.pages)}>; rel="last"`,
+			p.n > 1 && `<${pageUrl(p.origin, 1)}>; rel="first"`,
+		];
 		const link = links.filter(Boolean).join(', ');
 		return ok(p.records, link === '' ? {} : { Link: link });
 	},
@@ -55,80 +59,129 @@ export const CONVENTIONS: Record<string, Convention> = {
 		if (nextOf(p)) headers.Link = `<${nextOf(p)}>; rel="next"`;
 		return ok(p.records, headers);
 	},
-	'json-server (array, X-Total-Count)': (p) => ok(p.records, { 'X-Total-Count': String(p.total), ...(nextOf(p) ? { Link: `<${relative(nextOf(p))}>; rel="next"` } : {}) }),
+	'json-server (array, X-Total-Count)': (p) =>
+		ok(p.records, { 'X-Total-Count': String(p.total), ...(nextOf(p) ? { Link: `<${relative(nextOf(p))}>; rel="next"` } : {}) }),
 	'PostgREST (Content-Range)': (p) => {
 		const start = (p.n - 1) * p.perPage;
 		const range = `${start}-${start + p.records.length - 1}/${p.total}`;
 		const partial = p.n < p.pages;
-		return { status: partial ? 206 : 200, body: p.records, headers: { 'Content-Range': p.records.length === 0 ? `*/${p.total}` : range, ...(nextOf(p) ? { Link: `<${nextOf(p)}>; rel="next"` } : {}) } };
+		return {
+			status: partial ? 206 : 200,
+			body: p.records,
+			headers: {
+				'Content-Range': p.records.length === 0 ? `*/${p.total}` : range,
+				...(nextOf(p) ? { Link: `<${nextOf(p)}>; rel="next"` } : {}),
+			},
+		};
 	},
-	'DRF': (p) => ok({ count: p.total, next: nextOf(p), previous: p.n > 1 ? pageUrl(p.origin, p.n - 1) : null, results: p.records }),
+	DRF: (p) => ok({ count: p.total, next: nextOf(p), previous: p.n > 1 ? pageUrl(p.origin, p.n - 1) : null, results: p.records }),
 	// Laravel counts pages from 1, and its last_page is their number.
-	'Laravel': (p) => ok({
-		current_page: p.n,
-		data: p.records,
-		first_page_url: `${p.origin}${LISTING_PATH}?page=1`,
-		from: (p.n - 1) * p.perPage + 1,
-		last_page: p.pages,
-		last_page_url: `${p.origin}${LISTING_PATH}?page=${p.pages}`,
-		links: [{ url: null, label: '&laquo; Previous', active: false }, { url: nextOf(p), label: 'Next &raquo;', active: false }],
-		next_page_url: nextOf(p),
-		path: `${p.origin}${LISTING_PATH}`,
-		per_page: p.perPage,
-		prev_page_url: null,
-		to: (p.n - 1) * p.perPage + p.records.length,
-		total: p.total,
-	}),
-	'JSON:API (links object, meta)': (p) => ok({
-		data: p.records,
-		jsonapi: { version: '1.1' },
-		links: { self: pageUrl(p.origin, p.n), first: pageUrl(p.origin, 1), last: pageUrl(p.origin, p.pages), next: relative(nextOf(p)), prev: null },
-		meta: { total: p.total, request_id: `req-${p.n}` },
-	}),
-	'links as a list of {rel, href}': (p) => ok({
-		items: p.records,
-		links: [{ rel: 'self', href: pageUrl(p.origin, p.n) }, ...(nextOf(p) ? [{ rel: 'next', href: nextOf(p) }] : []), { rel: 'last', href: pageUrl(p.origin, p.pages) }],
-	}),
-	'Stripe (has_more, with a next link)': (p) => ok({ object: 'list', data: p.records, has_more: p.n < p.pages, url: LISTING_PATH, next: relative(nextOf(p)) }),
-	'Spring Data (content, number from 0)': (p) => ok({
-		content: p.records,
-		pageable: { pageNumber: p.n - 1, pageSize: p.perPage, offset: (p.n - 1) * p.perPage, paged: true, unpaged: false, sort: { sorted: false } },
-		last: p.n === p.pages,
-		totalPages: p.pages,
-		totalElements: p.total,
-		size: p.perPage,
-		number: p.n - 1,
-		sort: { sorted: false, unsorted: true, empty: true },
-		first: p.n === 1,
-		numberOfElements: p.records.length,
-		empty: p.records.length === 0,
-		...(nextOf(p) ? { _links: { next: { href: nextOf(p) } } } : {}),
-	}),
-	'Spring HATEOAS (page object)': (p) => ok({
-		content: p.records,
-		_links: { self: { href: pageUrl(p.origin, p.n) }, ...(nextOf(p) ? { next: { href: relative(nextOf(p)) } } : {}) },
-		page: { size: p.perPage, totalElements: p.total, totalPages: p.pages, number: p.n - 1 },
-	}),
-	'Fractal (meta.pagination)': (p) => ok({
-		data: p.records,
-		meta: { pagination: { total: p.total, count: p.records.length, per_page: p.perPage, current_page: p.n - 1 + p.base, total_pages: p.pages, links: nextOf(p) ? { next: nextOf(p) } : {} } },
-	}),
-	'Ghost (meta.pagination, pages)': (p) => ok({
-		services: p.records,
-		meta: { pagination: { page: p.n - 1 + p.base, limit: p.perPage, pages: p.pages, total: p.total, next: relative(nextOf(p)), prev: null } },
-	}),
-	'Slack (response_metadata.next_cursor)': (p) => ok({
-		ok: true,
-		data: p.records,
-		response_metadata: { next_cursor: p.n < p.pages ? `c${p.n + 1}` : '' },
-		...(nextOf(p) ? { next: nextOf(p) } : {}),
-	}),
+	Laravel: (p) =>
+		ok({
+			current_page: p.n,
+			data: p.records,
+			first_page_url: `${p.origin}${LISTING_PATH}?page=1`,
+			from: (p.n - 1) * p.perPage + 1,
+			last_page: p.pages,
+			last_page_url: `${p.origin}${LISTING_PATH}?page=${p.pages}`,
+			links: [
+				{ url: null, label: '&laquo; Previous', active: false },
+				{ url: nextOf(p), label: 'Next &raquo;', active: false },
+			],
+			next_page_url: nextOf(p),
+			path: `${p.origin}${LISTING_PATH}`,
+			per_page: p.perPage,
+			prev_page_url: null,
+			to: (p.n - 1) * p.perPage + p.records.length,
+			total: p.total,
+		}),
+	'JSON:API (links object, meta)': (p) =>
+		ok({
+			data: p.records,
+			jsonapi: { version: '1.1' },
+			links: {
+				self: pageUrl(p.origin, p.n),
+				first: pageUrl(p.origin, 1),
+				last: pageUrl(p.origin, p.pages),
+				next: relative(nextOf(p)),
+				prev: null,
+			},
+			meta: { total: p.total, request_id: `req-${p.n}` },
+		}),
+	'links as a list of {rel, href}': (p) =>
+		ok({
+			items: p.records,
+			links: [
+				{ rel: 'self', href: pageUrl(p.origin, p.n) },
+				...(nextOf(p) ? [{ rel: 'next', href: nextOf(p) }] : []),
+				{ rel: 'last', href: pageUrl(p.origin, p.pages) },
+			],
+		}),
+	'Stripe (has_more, with a next link)': (p) =>
+		ok({ object: 'list', data: p.records, has_more: p.n < p.pages, url: LISTING_PATH, next: relative(nextOf(p)) }),
+	'Spring Data (content, number from 0)': (p) =>
+		ok({
+			content: p.records,
+			pageable: {
+				pageNumber: p.n - 1,
+				pageSize: p.perPage,
+				offset: (p.n - 1) * p.perPage,
+				paged: true,
+				unpaged: false,
+				sort: { sorted: false },
+			},
+			last: p.n === p.pages,
+			totalPages: p.pages,
+			totalElements: p.total,
+			size: p.perPage,
+			number: p.n - 1,
+			sort: { sorted: false, unsorted: true, empty: true },
+			first: p.n === 1,
+			numberOfElements: p.records.length,
+			empty: p.records.length === 0,
+			...(nextOf(p) ? { _links: { next: { href: nextOf(p) } } } : {}),
+		}),
+	'Spring HATEOAS (page object)': (p) =>
+		ok({
+			content: p.records,
+			_links: { self: { href: pageUrl(p.origin, p.n) }, ...(nextOf(p) ? { next: { href: relative(nextOf(p)) } } : {}) },
+			page: { size: p.perPage, totalElements: p.total, totalPages: p.pages, number: p.n - 1 },
+		}),
+	'Fractal (meta.pagination)': (p) =>
+		ok({
+			data: p.records,
+			meta: {
+				pagination: {
+					total: p.total,
+					count: p.records.length,
+					per_page: p.perPage,
+					current_page: p.n - 1 + p.base,
+					total_pages: p.pages,
+					links: nextOf(p) ? { next: nextOf(p) } : {},
+				},
+			},
+		}),
+	'Ghost (meta.pagination, pages)': (p) =>
+		ok({
+			services: p.records,
+			meta: {
+				pagination: { page: p.n - 1 + p.base, limit: p.perPage, pages: p.pages, total: p.total, next: relative(nextOf(p)), prev: null },
+			},
+		}),
+	'Slack (response_metadata.next_cursor)': (p) =>
+		ok({
+			ok: true,
+			data: p.records,
+			response_metadata: { next_cursor: p.n < p.pages ? `c${p.n + 1}` : '' },
+			...(nextOf(p) ? { next: nextOf(p) } : {}),
+		}),
 	'offset and limit': (p) => ok({ data: p.records, offset: (p.n - 1) * p.perPage, limit: p.perPage, total: p.total, next: nextOf(p) }),
 };
 
 /** Conventions whose only sign of more pages is the next link itself: a listing cut short cannot be told from a whole one. */
 export const LINKS_ONLY: Record<string, Convention> = {
-	'Graph API (paging)': (p) => ok({ data: p.records, paging: { cursors: { before: 'b', after: 'a' }, ...(nextOf(p) ? { next: nextOf(p) } : {}) } }),
+	'Graph API (paging)': (p) =>
+		ok({ data: p.records, paging: { cursors: { before: 'b', after: 'a' }, ...(nextOf(p) ? { next: nextOf(p) } : {}) } }),
 };
 
 /** Conventions whose answer is an object: the property test puts unknown fields into it. */

@@ -18,6 +18,8 @@ export default function globalTeardown(): void {
 		rmSync(runDir, { recursive: true, force: true });
 	}
 	if (left.length) {
-		throw new Error(`Tests left ${left.length} item(s) in the temporary folder (os.tmpdir()): ${left.join(', ')}. Remove what a test creates in afterAll or a finally block.`);
+		throw new Error(
+			`Tests left ${left.length} item(s) in the temporary folder (os.tmpdir()): ${left.join(', ')}. Remove what a test creates in afterAll or a finally block.`,
+		);
 	}
 }

@@ -142,8 +142,7 @@ export function headingAnchor(heading: string): string {
  */
 export function brokenLinks(file: string): string[] {
 	const read = (path: string): string => readFileSync(join(REPO_DIR, path), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
-	const anchorsOf = (path: string): Set<string> =>
-		new Set([...read(path).matchAll(/^#{1,6} (.+)$/gm)].map((m) => headingAnchor(m[1])));
+	const anchorsOf = (path: string): Set<string> => new Set([...read(path).matchAll(/^#{1,6} (.+)$/gm)].map((m) => headingAnchor(m[1])));
 	const broken: string[] = [];
 	for (const [, link] of read(file).matchAll(/\]\(([^)\s]+)\)/g)) {
 		if (/^[a-z]+:/i.test(link)) continue; // https:, mailto:
@@ -157,9 +156,7 @@ export function brokenLinks(file: string): string[] {
 
 /** Line numbers (1-based) of merge conflict markers a resolved merge left in a text. */
 export function conflictMarkerLines(text: string): number[] {
-	return text
-		.split('\n')
-		.flatMap((line, i) => (/^(<{7}|>{7})( |$)|^\|{7}( |$)/.test(line) ? [i + 1] : []));
+	return text.split('\n').flatMap((line, i) => (/^(<{7}|>{7})( |$)|^\|{7}( |$)/.test(line) ? [i + 1] : []));
 }
 
 /** Tracked files of the repository that are text (no NUL byte in them). */

@@ -100,12 +100,31 @@ function base64Of(prefix: string, key: string, alphabet: 'base64' | 'base64url')
 export type Form = (key: string, stored: string, pick: <T>(options: readonly T[]) => T) => Embedded;
 
 /** Characters docs/security.md promises the redactor reads past like whitespace: controls, separators, bidi controls, a lone low surrogate, an ANSI sequence's ESC. */
-const CONTROLS = ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009b', '\u2028', '\u2029', '\u061c', '\u200f', '\u202e', '\u2069', '\udc00'];
+const CONTROLS = [
+	'\u0000',
+	'\u0007',
+	'\u001b',
+	'\u007f',
+	'\u0085',
+	'\u009b',
+	'\u2028',
+	'\u2029',
+	'\u061c',
+	'\u200f',
+	'\u202e',
+	'\u2069',
+	'\udc00',
+];
 
 const SINGLE_FORMS: Record<string, Form> = {
 	asStored: (_key, stored) => perChar(stored, (char) => char),
 	trimmed: (key) => perChar(key, (char) => char),
-	whitespaceInside: (key, _stored, pick) => perChar(key, (char) => char, () => pick(['', '', ' ', '\n', '\r\n', '\t', '  \n  ', ...CONTROLS])),
+	whitespaceInside: (key, _stored, pick) =>
+		perChar(
+			key,
+			(char) => char,
+			() => pick(['', '', ' ', '\n', '\r\n', '\t', '  \n  ', ...CONTROLS]),
+		),
 	percentAll: (key, _stored, pick) => {
 		const lower = pick([false, true]);
 		const space = pick(['+', '%20']);
@@ -136,7 +155,8 @@ const SINGLE_FORMS: Record<string, Form> = {
 	bearerBase64: (key, _stored, pick) => base64Of('Bearer ', key, pick(['base64', 'base64url'] as const)),
 	basicBase64: (key, _stored, pick) => base64Of('user:', key, pick(['base64', 'base64url'] as const)),
 	// A random prefix of 0 to 5 bytes: the key at every byte alignment.
-	prefixedBase64: (key, _stored, pick) => base64Of(pick(['', 'a', 'ab', 'abc', 'abcd', 'x9Z_-']), key, pick(['base64', 'base64url'] as const)),
+	prefixedBase64: (key, _stored, pick) =>
+		base64Of(pick(['', 'a', 'ab', 'abc', 'abcd', 'x9Z_-']), key, pick(['base64', 'base64url'] as const)),
 };
 
 /** Whether a character is a gap to the redactor (whitespace, `+`); gaps of the key are not counted. */
@@ -161,7 +181,18 @@ function hexOf(key: string, upper: boolean, separator: string): Embedded {
 /** Escapes one character (a code point) of a layer, or returns it as it is. */
 type Escaper = (char: string, pick: <T>(options: readonly T[]) => T) => string;
 
-const NAMED: Record<string, string[]> = { '&': ['&amp;', '&AMP;'], '<': ['&lt;'], '>': ['&gt;'], '"': ['&quot;'], "'": ['&apos;'], '/': ['&sol;'], '%': ['&percnt;'], '\\': ['&bsol;'], '=': ['&equals;'], '+': ['&plus;'] };
+const NAMED: Record<string, string[]> = {
+	'&': ['&amp;', '&AMP;'],
+	'<': ['&lt;'],
+	'>': ['&gt;'],
+	'"': ['&quot;'],
+	"'": ['&apos;'],
+	'/': ['&sol;'],
+	'%': ['&percnt;'],
+	'\\': ['&bsol;'],
+	'=': ['&equals;'],
+	'+': ['&plus;'],
+};
 const utf8Bytes = (char: string) => [...Buffer.from(char, 'utf8')];
 
 /**
@@ -169,9 +200,20 @@ const utf8Bytes = (char: string) => [...Buffer.from(char, 'utf8')];
  * by JSON and by `\x`, `&` by HTML: else the text is ambiguous), any other character sometimes.
  */
 export const LAYERS: Record<string, Escaper> = {
-	percent: (char, pick) => (char === '%' || pick([false, true]) ? utf8Bytes(char).map((byte) => `%${hex(byte, 2, pick([false, true]))}`).join('') : char),
-	json: (char, pick) => (char === '\\' ? '\\\\' : char === '"' ? '\\"' : pick([false, true]) ? unicodeEscape(char, pick([false, true])) : char),
-	backslashX: (char, pick) => (char === '\\' || pick([false, true]) ? utf8Bytes(char).map((byte) => `\\x${hex(byte, 2, pick([false, true]))}`).join('') : char),
+	percent: (char, pick) =>
+		char === '%' || pick([false, true])
+			? utf8Bytes(char)
+					.map((byte) => `%${hex(byte, 2, pick([false, true]))}`)
+					.join('')
+			: char,
+	json: (char, pick) =>
+		char === '\\' ? '\\\\' : char === '"' ? '\\"' : pick([false, true]) ? unicodeEscape(char, pick([false, true])) : char,
+	backslashX: (char, pick) =>
+		char === '\\' || pick([false, true])
+			? utf8Bytes(char)
+					.map((byte) => `\\x${hex(byte, 2, pick([false, true]))}`)
+					.join('')
+			: char,
 	html: (char, pick) => {
 		const code = char.codePointAt(0)!;
 		const ways = [`&#${code};`, `&#x${hex(code, 1, pick([false, true]))};`, ...(NAMED[char] ?? [])];
@@ -180,8 +222,12 @@ export const LAYERS: Record<string, Escaper> = {
 };
 
 /** Every character percent-encoded; every character an HTML numeric reference. */
-const percentEvery: Escaper = (char, pick) => utf8Bytes(char).map((byte) => `%${hex(byte, 2, pick([false, true]))}`).join('');
-const entityEvery: Escaper = (char, pick) => (pick([false, true]) ? `&#${char.codePointAt(0)!};` : `&#x${hex(char.codePointAt(0)!, 1, pick([false, true]))};`);
+const percentEvery: Escaper = (char, pick) =>
+	utf8Bytes(char)
+		.map((byte) => `%${hex(byte, 2, pick([false, true]))}`)
+		.join('');
+const entityEvery: Escaper = (char, pick) =>
+	pick([false, true]) ? `&#${char.codePointAt(0)!};` : `&#x${hex(char.codePointAt(0)!, 1, pick([false, true]))};`;
 
 /**
  * The same layer, escaping every `%`, `\\` and `&` too (as encodeURIComponent does): the inner of two
@@ -189,9 +235,15 @@ const entityEvery: Escaper = (char, pick) => (pick([false, true]) ? `&#${char.co
  */
 function strictly(kind: string): Escaper {
 	const forced: Record<string, Escaper> = {
-		percent: (char, pick) => utf8Bytes(char).map((byte) => `%${hex(byte, 2, pick([false, true]))}`).join(''),
+		percent: (char, pick) =>
+			utf8Bytes(char)
+				.map((byte) => `%${hex(byte, 2, pick([false, true]))}`)
+				.join(''),
 		json: (char, pick) => (char === '\\' ? '\\\\' : unicodeEscape(char, pick([false, true]))),
-		backslashX: (char, pick) => utf8Bytes(char).map((byte) => `\\x${hex(byte, 2, pick([false, true]))}`).join(''),
+		backslashX: (char, pick) =>
+			utf8Bytes(char)
+				.map((byte) => `\\x${hex(byte, 2, pick([false, true]))}`)
+				.join(''),
 		html: (char, pick) => pick([`&#${char.codePointAt(0)!};`, ...(NAMED[char] ?? [])]),
 	};
 	return (char, pick) => ('%\\&'.includes(char) ? forced[kind](char, pick) : LAYERS[kind](char, pick));
@@ -201,7 +253,7 @@ function strictly(kind: string): Escaper {
 export function layer(embedded: Embedded, escaper: Escaper, pick: <T>(options: readonly T[]) => T): Embedded {
 	const starts: number[] = [];
 	let text = '';
-	for (let index = 0; index < embedded.text.length; ) {
+	for (let index = 0; index < embedded.text.length;) {
 		const char = String.fromCodePoint(embedded.text.codePointAt(index)!);
 		for (let unit = 0; unit < char.length; unit++) starts[index + unit] = text.length;
 		text += escaper(char, pick);
@@ -252,7 +304,15 @@ export const FORMS: Record<string, Form> = {
 	hex: (key, _stored, pick) => hexOf(key, pick([false, true]), pick(['', ' ', ':', '\n'])),
 	percentTwice: (key, stored, pick) => layer(layer(SINGLE_FORMS.trimmed(key, stored, pick), percentEvery, pick), percentEvery, pick),
 	htmlEntities: (key, stored, pick) => layer(SINGLE_FORMS.trimmed(key, stored, pick), entityEvery, pick),
-	backslashXEvery: (key, stored, pick) => layer(SINGLE_FORMS.trimmed(key, stored, pick), (char, choose) => utf8Bytes(char).map((byte) => `\\x${hex(byte, 2, choose([false, true]))}`).join(''), pick),
+	backslashXEvery: (key, stored, pick) =>
+		layer(
+			SINGLE_FORMS.trimmed(key, stored, pick),
+			(char, choose) =>
+				utf8Bytes(char)
+					.map((byte) => `\\x${hex(byte, 2, choose([false, true]))}`)
+					.join(''),
+			pick,
+		),
 	composed,
 	composedAgain: composed,
 };
@@ -266,4 +326,3 @@ export function windows(embedded: Embedded, offset: number, limit: number): stri
 	}
 	return found;
 }
-

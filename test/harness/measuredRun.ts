@@ -26,9 +26,13 @@ export async function measuredRun(
 	credentials: TestCredentials,
 	{ inputItems }: { inputItems?: IDataObject[] } = {},
 ): Promise<MeasuredRun> {
-	const child = spawn(process.execPath, ['--expose-gc', join(__dirname, 'measuredRunChild.cjs'), JSON.stringify({ parameters, credentials, inputItems })], {
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		process.execPath,
+		['--expose-gc', join(__dirname, 'measuredRunChild.cjs'), JSON.stringify({ parameters, credentials, inputItems })],
+		{
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

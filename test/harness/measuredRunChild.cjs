@@ -12,9 +12,9 @@ const { '.json': loadJson, '.node': loadNative } = extensions;
 delete extensions['.json'];
 delete extensions['.node'];
 extensions['.ts'] = (module, filename) => {
-  const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
-  const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), { fileName: filename, compilerOptions });
-  module._compile(outputText, filename);
+	const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
+	const { outputText } = ts.transpileModule(readFileSync(filename, 'utf8'), { fileName: filename, compilerOptions });
+	module._compile(outputText, filename);
 };
 Object.assign(extensions, { '.json': loadJson, '.node': loadNative });
 require('./env.ts');
@@ -23,35 +23,35 @@ const { runNode, servicesNode } = require('./workflow.ts');
 const MB = 1024 * 1024;
 
 async function main() {
-  const { parameters, credentials, inputItems } = JSON.parse(process.argv[2]);
-  global.gc?.();
-  const before = process.memoryUsage();
-  let peakHeap = before.heapUsed;
-  const sample = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
-  const started = performance.now();
-  const result = await runNode({ node: servicesNode(parameters), credentials, inputItems });
-  const elapsedMs = Math.round(performance.now() - started);
-  clearInterval(sample);
-  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-  const peakRss = process.resourceUsage().maxRSS * 1024;
-  const { error } = result;
-  const figures = {
-    elapsedMs,
-    items: result.items.length,
-    rssBeforeMb: +(before.rss / MB).toFixed(1),
-    rssPeakGrowthMb: +((peakRss - before.rss) / MB).toFixed(1),
-    heapPeakGrowthMb: +((peakHeap - before.heapUsed) / MB).toFixed(1),
-    error: error && { name: error.name, message: error.message, description: error.description, itemIndex: error.context?.itemIndex },
-    // Everything n8n keeps of the run, for the caller's search for the key (small: a failed run has no items).
-    serialized: result.items.length > 1000 ? undefined : result.serialized,
-  };
-  process.stdout.write(`${JSON.stringify(figures)}\n`);
+	const { parameters, credentials, inputItems } = JSON.parse(process.argv[2]);
+	global.gc?.();
+	const before = process.memoryUsage();
+	let peakHeap = before.heapUsed;
+	const sample = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
+	const started = performance.now();
+	const result = await runNode({ node: servicesNode(parameters), credentials, inputItems });
+	const elapsedMs = Math.round(performance.now() - started);
+	clearInterval(sample);
+	peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+	const peakRss = process.resourceUsage().maxRSS * 1024;
+	const { error } = result;
+	const figures = {
+		elapsedMs,
+		items: result.items.length,
+		rssBeforeMb: +(before.rss / MB).toFixed(1),
+		rssPeakGrowthMb: +((peakRss - before.rss) / MB).toFixed(1),
+		heapPeakGrowthMb: +((peakHeap - before.heapUsed) / MB).toFixed(1),
+		error: error && { name: error.name, message: error.message, description: error.description, itemIndex: error.context?.itemIndex },
+		// Everything n8n keeps of the run, for the caller's search for the key (small: a failed run has no items).
+		serialized: result.items.length > 1000 ? undefined : result.serialized,
+	};
+	process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
 main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`${error?.stack ?? error}\n`);
-    process.exit(1);
-  },
+	() => process.exit(0),
+	(error) => {
+		process.stderr.write(`${error?.stack ?? error}\n`);
+		process.exit(1);
+	},
 );

@@ -120,7 +120,13 @@ export class N8nProcess {
 		}
 	}
 
-	private async pollOnce(workflow: Workflow, activation: boolean, activationMode: string, crash: CrashPoint, leaseLost = false): Promise<void> {
+	private async pollOnce(
+		workflow: Workflow,
+		activation: boolean,
+		activationMode: string,
+		crash: CrashPoint,
+		leaseLost = false,
+	): Promise<void> {
 		if (!this.alive) throw new Error('this process was killed');
 		if (crash === 'poll') {
 			this.alive = false;

@@ -110,30 +110,52 @@ export async function firstPoll(parameters: INodeParameters, baseUrl: string, ob
 	}
 }
 
-export const events = (items: Items) => (items.length === 0 ? 'nothing reported' : items.map((item) => `${item.event} ${item.id_service}`).join(', '));
+export const events = (items: Items) =>
+	items.length === 0 ? 'nothing reported' : items.map((item) => `${item.event} ${item.id_service}`).join(', ');
 /** What a first poll emitted, in short: "resync of all 5 services" or "nothing reported". */
-export const resynced = (items: Items) => (items.length === 0 ? 'nothing reported' : items.every((item) => item.event === 'resync') ? `resync of ${count(items)}` : events(items));
+export const resynced = (items: Items) =>
+	items.length === 0 ? 'nothing reported' : items.every((item) => item.event === 'resync') ? `resync of ${count(items)}` : events(items);
 export const serviceShape = (items: Items) => shape(items.map((item) => item.service as IDataObject));
 
 /** A row per [value, reads, outcome]; `expression` is the `{{ }}` body. */
 export type Case = [expression: string, reads: string, outcome: string];
-export function rows(section: Row['section'], parameter: string, cases: Case[], run: (expression: string) => (server: LocalServer) => Promise<string>): Row[] {
-	return cases.map(([expression, reads, outcome]) => ({ section, parameter, value: expression, reads, outcome, run: run(`={{ ${expression} }}`) }));
+export function rows(
+	section: Row['section'],
+	parameter: string,
+	cases: Case[],
+	run: (expression: string) => (server: LocalServer) => Promise<string>,
+): Row[] {
+	return cases.map(([expression, reads, outcome]) => ({
+		section,
+		parameter,
+		value: expression,
+		reads,
+		outcome,
+		run: run(`={{ ${expression} }}`),
+	}));
 }
 
-export const list = (parameters: (value: string) => INodeParameters, observe: (items: Items) => string, scenario = 'normal') =>
-	(value: string) => (server: LocalServer) => execute(parameters(value), base(server, scenario), observe);
+export const list =
+	(parameters: (value: string) => INodeParameters, observe: (items: Items) => string, scenario = 'normal') =>
+	(value: string) =>
+	(server: LocalServer) =>
+		execute(parameters(value), base(server, scenario), observe);
 
 export const get = (parameters: (value: string) => INodeParameters, observe: (items: Items) => string, scenario = 'normal') =>
 	list((value) => ({ operation: 'get', ...parameters(value) }), observe, scenario);
 
-export const trigger = (parameters: (value: string) => INodeParameters, observe: (events: Items) => string, scenario = 'trigger') =>
-	(value: string) => (server: LocalServer) => poll(parameters(value), base(server, scenario), observe);
+export const trigger =
+	(parameters: (value: string) => INodeParameters, observe: (events: Items) => string, scenario = 'trigger') =>
+	(value: string) =>
+	(server: LocalServer) =>
+		poll(parameters(value), base(server, scenario), observe);
 
 /** As `trigger`, the outcome being what the first poll (the activation) emitted. */
-export const activation = (parameters: (value: string) => INodeParameters, observe: (events: Items) => string, scenario = 'normal') =>
-	(value: string) => (server: LocalServer) => firstPoll(parameters(value), base(server, scenario), observe);
-
+export const activation =
+	(parameters: (value: string) => INodeParameters, observe: (events: Items) => string, scenario = 'normal') =>
+	(value: string) =>
+	(server: LocalServer) =>
+		firstPoll(parameters(value), base(server, scenario), observe);
 
 /** The rows as docs/parameters.md shows them: one table per section, a parameter named on its first row. */
 export function markdownTable(table: Row[]): string {

@@ -38,7 +38,13 @@ export class ActivePoller {
 	}
 
 	async tick({ activation = false, pollBudgetMs }: { activation?: boolean; pollBudgetMs?: number } = {}): Promise<PollTickResult> {
-		const { emitted, error } = await poll({ workflow: this.workflow, node: this.node, credentials: this.credentials, activation, pollBudgetMs });
+		const { emitted, error } = await poll({
+			workflow: this.workflow,
+			node: this.node,
+			credentials: this.credentials,
+			activation,
+			pollBudgetMs,
+		});
 		const executionItems = emitted ? await this.runEmitted(emitted) : [];
 		return { emitted, error, executionItems, staticData: this.staticData() };
 	}
@@ -47,8 +53,16 @@ export class ActivePoller {
 	 * "Fetch test event" in the editor: a manual execution of the trigger node over the same workflow,
 	 * so a test can check it leaves the active poller's static data alone.
 	 */
-	async fetchTestEvent(): Promise<{ items: INodeExecutionData[]; error?: Record<string, unknown> & { message?: string; description?: string } }> {
-		const { items, error } = await execute({ workflow: this.workflow, node: this.node, credentials: this.credentials, main: [[{ json: {} }]] });
+	async fetchTestEvent(): Promise<{
+		items: INodeExecutionData[];
+		error?: Record<string, unknown> & { message?: string; description?: string };
+	}> {
+		const { items, error } = await execute({
+			workflow: this.workflow,
+			node: this.node,
+			credentials: this.credentials,
+			main: [[{ json: {} }]],
+		});
 		return { items, error: error as never };
 	}
 
@@ -58,7 +72,13 @@ export class ActivePoller {
 	}
 
 	private async runEmitted(emitted: INodeExecutionData[][]): Promise<INodeExecutionData[]> {
-		const { items } = await execute({ workflow: this.workflow, node: this.node, mode: 'trigger', credentials: this.credentials, main: emitted });
+		const { items } = await execute({
+			workflow: this.workflow,
+			node: this.node,
+			mode: 'trigger',
+			credentials: this.credentials,
+			main: emitted,
+		});
 		return items;
 	}
 }

@@ -21,7 +21,12 @@ if (Number(process.env.FC_EXPLORE_SEEDS ?? 0) > 0) {
 			const numRuns = Math.max(1, Math.round((params.numRuns ?? 100) * factor));
 			const failures: string[] = [];
 			const failed = (seed: number, error: unknown): void => {
-				const line = JSON.stringify({ test: expect.getState().currentTestName ?? '?', seed, numRuns, error: String((error as Error).message).slice(0, 4000) });
+				const line = JSON.stringify({
+					test: expect.getState().currentTestName ?? '?',
+					seed,
+					numRuns,
+					error: String((error as Error).message).slice(0, 4000),
+				});
 				if (report) appendFileSync(report, `${line}\n`);
 				failures.push(`seed ${seed}: ${(error as Error).message}`);
 			};

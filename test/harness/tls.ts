@@ -102,20 +102,66 @@ function makeCertificates(): void {
 	const dir = mkdtempSync(join(tmpdir(), 'faults-tls-'));
 	certDir = dir;
 	const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-	openssl(dir, 'req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=Fault matrix test CA',
-		'-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+	openssl(
+		dir,
+		'req',
+		'-x509',
+		...ec,
+		'-keyout',
+		'ca.key',
+		'-out',
+		'ca.crt',
+		'-days',
+		'2',
+		'-subj',
+		'/CN=Fault matrix test CA',
+		'-addext',
+		'basicConstraints=critical,CA:TRUE',
+		'-addext',
+		'keyUsage=critical,keyCertSign,cRLSign',
+	);
 	const issue = (name: string, san: string): Pem => {
 		openssl(dir, 'req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
 		writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${san}\nextendedKeyUsage=serverAuth\n`);
-		openssl(dir, 'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
-			'-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`);
+		openssl(
+			dir,
+			'x509',
+			'-req',
+			'-in',
+			`${name}.csr`,
+			'-CA',
+			'ca.crt',
+			'-CAkey',
+			'ca.key',
+			'-CAcreateserial',
+			'-out',
+			`${name}.crt`,
+			'-days',
+			'2',
+			'-extfile',
+			`${name}.ext`,
+		);
 		return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.crt`), 'utf8') };
 	};
 	caCert = readFileSync(join(dir, 'ca.crt'), 'utf8');
 	trustedLocal = issue('local', 'IP:127.0.0.1,DNS:localhost');
 	trustedWrongHost = issue('wrong-host', 'DNS:wrong-host.example');
-	openssl(dir, 'req', '-x509', ...ec, '-keyout', 'self.key', '-out', 'self.crt', '-days', '2', '-subj', '/CN=127.0.0.1',
-		'-addext', 'subjectAltName=IP:127.0.0.1');
+	openssl(
+		dir,
+		'req',
+		'-x509',
+		...ec,
+		'-keyout',
+		'self.key',
+		'-out',
+		'self.crt',
+		'-days',
+		'2',
+		'-subj',
+		'/CN=127.0.0.1',
+		'-addext',
+		'subjectAltName=IP:127.0.0.1',
+	);
 	selfSigned = { key: readFileSync(join(dir, 'self.key'), 'utf8'), cert: readFileSync(join(dir, 'self.crt'), 'utf8') };
 }
 

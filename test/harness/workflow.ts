@@ -26,11 +26,7 @@ export interface TestCredentials extends IDataObject {
 }
 
 /** Executes one node through n8n-core's WorkflowExecute as a manual execution. */
-export async function runNode(options: {
-	node: INode;
-	credentials?: TestCredentials;
-	inputItems?: IDataObject[];
-}): Promise<NodeRunResult> {
+export async function runNode(options: { node: INode; credentials?: TestCredentials; inputItems?: IDataObject[] }): Promise<NodeRunResult> {
 	return await engine.runNode(options);
 }
 

@@ -23,10 +23,12 @@ const KEY = 'sk-live-ADVDATA-7c1e94b2d05a3f68';
 
 afterEach(closeLocalServers);
 
-const json = (body: unknown, status = 200): Handler => (_req, res) => {
-	res.writeHead(status, { 'content-type': 'application/json' });
-	res.end(typeof body === 'string' ? body : JSON.stringify(body));
-};
+const json =
+	(body: unknown, status = 200): Handler =>
+	(_req, res) => {
+		res.writeHead(status, { 'content-type': 'application/json' });
+		res.end(typeof body === 'string' ? body : JSON.stringify(body));
+	};
 const serve = (body: unknown, status = 200) => startLocalServer({ handler: json(body, status) });
 
 async function run(api: LocalServer, parameters: INodeParameters = {}, apiKey = KEY): Promise<NodeRunResult> {
@@ -94,7 +96,7 @@ describe('keys with regular-expression characters or non-ASCII', () => {
 		['every metacharacter', 'a.b*c+d?e^f$g{1}(h)|[i]\\j/k-l'],
 		['a key that is a regex', '.*.*.*.*.*'],
 		['backslash runs', '\\\\\\\\\\\\\\\\\\d+'],
-		['dollar patterns', '$&$1$`$\'$$-key'],
+		['dollar patterns', "$&$1$`$'$$-key"],
 		['percent and plus', '%41%2B+key+%%'],
 	])('%s: echoed by the platform, redacted; nothing else is touched', async (_name, key) => {
 		const api = await serve({ message: `bad key "${key}" (${encodeURIComponent(key)}); see srv-1 at 12:00.` }, 401);
@@ -103,7 +105,9 @@ describe('keys with regular-expression characters or non-ASCII', () => {
 		expect(result.error?.message).toBe('The platform rejected the API key (HTTP 401)');
 		// A `+` the key ends with is a gap, no secret: left as the text writes it (issue 28).
 		const edge = key.endsWith('+') ? ['+', '%2B'] : ['', ''];
-		expect(result.error?.description).toContain(`The platform said: "bad key "${REDACTED}${edge[0]}" (${REDACTED}${edge[1]}); see srv-1 at 12:00."`);
+		expect(result.error?.description).toContain(
+			`The platform said: "bad key "${REDACTED}${edge[0]}" (${REDACTED}${edge[1]}); see srv-1 at 12:00."`,
+		);
 		expectNoKey(result, key);
 	});
 
@@ -116,7 +120,9 @@ describe('keys with regular-expression characters or non-ASCII', () => {
 		const api = await serve([]);
 		const result = await run(api, {}, key);
 		expect(api.seen).toEqual([]);
-		expect(result.error?.message).toMatch(/^The credential's API Key contains a character a request header cannot carry \(U\+[0-9A-F]{4,5} at position \d+\)$/);
+		expect(result.error?.message).toMatch(
+			/^The credential's API Key contains a character a request header cannot carry \(U\+[0-9A-F]{4,5} at position \d+\)$/,
+		);
 		expectNoKey(result, key);
 	});
 
@@ -151,7 +157,7 @@ describe('a key echoed inside a 200 answer', () => {
 		expectNoKey(result);
 	});
 
-	test('as a 200 error object: the platform\'s words are quoted redacted', async () => {
+	test("as a 200 error object: the platform's words are quoted redacted", async () => {
 		const api = await serve({ error: `key ${KEY} expired` });
 		const result = await run(api);
 		expect(result.error?.message).toBe('The platform answered with an error instead of the services');
@@ -238,8 +244,16 @@ describe('__proto__ and constructor keys in records and envelopes', () => {
 	test.each([
 		['an envelope whose one key is __proto__', `{"__proto__": [${record('a')}]}`, ['a']],
 		['an envelope whose one key is constructor', `{"constructor": [${record('a')}]}`, ['a']],
-		['a map keyed by __proto__ and constructor', `{"__proto__": ${record('__proto__')}, "constructor": ${record('constructor')}}`, ['__proto__', 'constructor']],
-		['ids named after Object.prototype', `[${['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'].map(record).join(',')}]`, ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']],
+		[
+			'a map keyed by __proto__ and constructor',
+			`{"__proto__": ${record('__proto__')}, "constructor": ${record('constructor')}}`,
+			['__proto__', 'constructor'],
+		],
+		[
+			'ids named after Object.prototype',
+			`[${['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'].map(record).join(',')}]`,
+			['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'],
+		],
 		['a paged envelope whose links hold __proto__.next', `{"data": [${record('a')}], "links": {"__proto__": {"next": "?page=2"}}}`, ['a']],
 	])('%s: read as data', async (_name, body, expected) => {
 		const api = await serve(body);
@@ -278,7 +292,11 @@ describe('__proto__ and constructor keys in records and envelopes', () => {
 	test('a response header named __proto__ changes nothing', async () => {
 		const api = await startLocalServer({
 			handler: (_req, res) => {
-				res.writeHead(200, { 'content-type': 'application/json', __proto__: '{"link":"<http://evil/>; rel=next"}', constructor: 'x' } as never);
+				res.writeHead(200, {
+					'content-type': 'application/json',
+					__proto__: '{"link":"<http://evil/>; rel=next"}',
+					constructor: 'x',
+				} as never);
 				res.end(`[${record('a')}]`);
 			},
 		});

@@ -27,10 +27,12 @@ afterEach(async () => {
 	await closeLocalServers();
 });
 
-const json = (body: unknown, headers: Record<string, string | string[]> = {}, status = 200): Handler => (_req, res) => {
-	res.writeHead(status, { 'content-type': 'application/json', ...headers });
-	res.end(JSON.stringify(body));
-};
+const json =
+	(body: unknown, headers: Record<string, string | string[]> = {}, status = 200): Handler =>
+	(_req, res) => {
+		res.writeHead(status, { 'content-type': 'application/json', ...headers });
+		res.end(JSON.stringify(body));
+	};
 
 /** Page 1 (PAGE_1) links to `next(server)`; a request for ?page=2 gets PAGE_2; anything else 404. */
 async function startApi(page1: (api: LocalServer) => Handler, options: { tls?: boolean } = {}): Promise<LocalServer> {
@@ -72,7 +74,7 @@ function expectRefusedLink(result: NodeRunResult, target: RegExp): void {
 	expectNoKey(result);
 }
 
-describe('next links that leave the credential\'s origin are refused before anything is sent', () => {
+describe("next links that leave the credential's origin are refused before anything is sent", () => {
 	test('https -> http on the same host and port (a downgrade): refused', async () => {
 		trustTestCa();
 		const api = await startApi((self) => nextLink(`http://127.0.0.1:${self.port}${LISTING_PATH}?page=2`), { tls: true });
@@ -130,7 +132,9 @@ describe('next links that leave the credential\'s origin are refused before anyt
 
 	test('a next link whose query carries the key, to another origin: the error never shows the key', async () => {
 		const other = await startElsewhere();
-		const api = await startApi(() => nextLink(`http://127.0.0.1:${other.port}/collect?token=${KEY}&b64=${Buffer.from(KEY).toString('base64')}`));
+		const api = await startApi(() =>
+			nextLink(`http://127.0.0.1:${other.port}/collect?token=${KEY}&b64=${Buffer.from(KEY).toString('base64')}`),
+		);
 		const result = await list(api.origin);
 		expectRefusedLink(result, /127\.0\.0\.1/);
 		expect(other.seen).toEqual([]);
@@ -149,7 +153,9 @@ describe('next links that leave the credential\'s origin are refused before anyt
 		apiPort = api.port;
 		const result = await list(api.origin);
 		expect(result.items).toEqual([]);
-		expect(result.error?.message).toMatch(/^The platform redirected to another address \(http:\/\/127\.0\.0\.1:\d+\/v2026\/services\?page=2&key=\[redacted\]\); the node does not follow it$/);
+		expect(result.error?.message).toMatch(
+			/^The platform redirected to another address \(http:\/\/127\.0\.0\.1:\d+\/v2026\/services\?page=2&key=\[redacted\]\); the node does not follow it$/,
+		);
 		expect(other.seen).toEqual([]);
 		expect(api.seen.map((request) => request.url)).toEqual([LISTING_PATH, `${LISTING_PATH}?page=2`]);
 		expectNoKey(result);
@@ -179,7 +185,9 @@ describe('next links that carry user:password@', () => {
 		apiPort = api.port;
 		const result = await list(api.origin);
 		expect(result.items).toEqual([]);
-		expect(result.error?.message).toBe('The platform redirected to an address with a user name or password (HTTP 307); the node does not follow it');
+		expect(result.error?.message).toBe(
+			'The platform redirected to an address with a user name or password (HTTP 307); the node does not follow it',
+		);
 		expect(result.serialized).not.toContain('secret');
 		expect(api.seen).toHaveLength(1);
 		expect(api.seen[0].authorization).toBe(`Bearer ${KEY}`);
@@ -263,7 +271,9 @@ describe('malformed or repeated Link headers', () => {
 		const api = await startApi(() => withLink([`<http://127.0.0.1:${other.port}/>; rel="next"`, '<?page=2>; rel="next"']));
 		const result = await list(api.origin);
 		expect(result.items).toEqual([]);
-		expect(result.error?.message).toMatch(/^The answer gives two different next pages: the Link header's rel="next" \("http:\/\/127\.0\.0\.1:\d+\/"\) and/);
+		expect(result.error?.message).toMatch(
+			/^The answer gives two different next pages: the Link header's rel="next" \("http:\/\/127\.0\.0\.1:\d+\/"\) and/,
+		);
 		expect(other.seen).toEqual([]);
 		expect(api.seen).toHaveLength(1);
 	});
@@ -272,13 +282,17 @@ describe('malformed or repeated Link headers', () => {
 		const other = await startElsewhere();
 		const api = await startApi(() => json({ data: PAGE_1, next: '?page=2' }, { link: `<http://127.0.0.1:${other.port}/>; rel="next"` }));
 		const result = await list(api.origin);
-		expect(result.error?.message).toMatch(/^The answer gives two different next pages: the Link header's rel="next" \("http:\/\/127\.0\.0\.1:\d+\/"\) and "next" \("\?page=2"\)$/);
+		expect(result.error?.message).toMatch(
+			/^The answer gives two different next pages: the Link header's rel="next" \("http:\/\/127\.0\.0\.1:\d+\/"\) and "next" \("\?page=2"\)$/,
+		);
 		expect(other.seen).toEqual([]);
 		expect(api.seen).toHaveLength(1);
 	});
 
 	test('a body link and a Link header that agree (one relative, one absolute): followed once', async () => {
-		const api = await startApi((server) => json({ data: PAGE_1, next: '?page=2' }, { link: `<${server.origin}/v2026/services?page=2>; rel="next"` }));
+		const api = await startApi((server) =>
+			json({ data: PAGE_1, next: '?page=2' }, { link: `<${server.origin}/v2026/services?page=2>; rel="next"` }),
+		);
 		const result = await list(api.origin);
 		expect(result.error).toBeUndefined();
 		expect(ids(result)).toEqual(['srv-1', 'srv-2']);
@@ -342,14 +356,14 @@ describe('Retry-After: negative, past dates, garbage, several headers', () => {
 		expect(waits).toEqual([]);
 	});
 
-	test.each([['a huge number', '99999999999999999999999999'], ['a date far ahead', 'Fri, 31 Dec 9999 23:59:59 GMT']])(
-		'%s: capped at a day, not waited out within a 5 s Timeout',
-		async (_name, value) => {
-			const { result, waits } = await afterOne429({ 'retry-after': value }, { options: { timeout: 5000 } });
-			expect(result.error?.message).toBe('The platform asks to wait 24 h (HTTP 429), longer than a retry may wait (the Timeout, 5 s)');
-			expect(waits).toEqual([]);
-		},
-	);
+	test.each([
+		['a huge number', '99999999999999999999999999'],
+		['a date far ahead', 'Fri, 31 Dec 9999 23:59:59 GMT'],
+	])('%s: capped at a day, not waited out within a 5 s Timeout', async (_name, value) => {
+		const { result, waits } = await afterOne429({ 'retry-after': value }, { options: { timeout: 5000 } });
+		expect(result.error?.message).toBe('The platform asks to wait 24 h (HTTP 429), longer than a retry may wait (the Timeout, 5 s)');
+		expect(waits).toEqual([]);
+	});
 
 	test('Retry-After: 0 on every answer: three immediate retries, then the 429 with how often it was retried', async () => {
 		const api = await startLocalServer({ handler: json({ message: 'slow down' }, { 'retry-after': '0' }, 429) });

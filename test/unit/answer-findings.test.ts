@@ -25,8 +25,7 @@ afterEach(closeLocalServers);
 const credentialsFor = (local: { origin: string }) => ({ apiKey: KEY, baseUrl: local.origin });
 const list = (local: LocalApi, parameters: INodeParameters = {}) =>
 	runNode({ node: servicesNode({ returnAll: true, simplify: false, ...parameters }), credentials: credentialsFor(local) });
-const get = (local: LocalApi, id: string, mode = 'id') =>
-	list(local, { operation: 'get', serviceId: { __rl: true, mode, value: id } });
+const get = (local: LocalApi, id: string, mode = 'id') => list(local, { operation: 'get', serviceId: { __rl: true, mode, value: id } });
 /** Page 1 is `/v2026/services`, page n `?page=n`: `answer(n)` answers it. */
 const pages = (answer: (n: number, url: URL) => ReturnType<Answer>) =>
 	startLocalApi(() => (url) => answer(Number(url.searchParams.get('page') ?? 1), url));
@@ -78,7 +77,10 @@ describe('finding 1: paging metadata outside the places 0.4.0 read is understood
 	});
 
 	test('a Link header with only rel="last", leading to another page', async () => {
-		const local = await pages((n, url) => ({ body: n === 1 ? first20 : last20, headers: { Link: `<${url.origin}/v2026/services?page=2>; rel="last"` } }));
+		const local = await pages((n, url) => ({
+			body: n === 1 ? first20 : last20,
+			headers: { Link: `<${url.origin}/v2026/services?page=2>; rel="last"` },
+		}));
 		await expectErrorNaming(list(local), 'rel="last"', /^The listing is incomplete/);
 	});
 
@@ -122,7 +124,9 @@ describe('finding 2: a complete listing whose pages count from 0 is read', () =>
 		const poller = new ActivePoller(servicesTriggerNode(), credentialsFor(await zeroBased()));
 		const tick = await poller.tick({ activation: true });
 		expect(tick.error).toBeUndefined();
-		const stored = Object.values(tick.staticData).find((state) => typeof state === 'object' && state !== null && 'services' in state) as { services: object };
+		const stored = Object.values(tick.staticData).find((state) => typeof state === 'object' && state !== null && 'services' in state) as {
+			services: object;
+		};
 		expect(Object.keys(stored.services)).toHaveLength(40);
 	});
 });
@@ -146,7 +150,12 @@ describe('finding 5: JSON a platform may send', () => {
 		const spaced = [serviceRecord({ id: 'srv-1 ', name: 'web' }), serviceRecord({ id: 'srv-2', name: 'db' })];
 		const local = await pages(() => ({ body: spaced }));
 		const node = servicesNode({ operation: 'get' });
-		const context = new LoadOptionsContext(createWorkflow([node]), node, createAdditionalData(credentialsFor(local), createHooks('internal', node)), 'serviceId');
+		const context = new LoadOptionsContext(
+			createWorkflow([node]),
+			node,
+			createAdditionalData(credentialsFor(local), createHooks('internal', node)),
+			'serviceId',
+		);
 		const { results } = await (new Services() as INodeType).methods!.listSearch!.searchServices.call(context);
 		const offered = results.find((entry) => entry.name.startsWith('web'))!.value as string;
 		expect(offered).toBe('srv-1 ');

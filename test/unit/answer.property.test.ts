@@ -14,7 +14,14 @@
  */
 import fc from 'fast-check';
 
-import { FIELD_SIGNALS, FILLER_WORDS, HEADER_SIGNALS, LINK_RELATIONS, NOT_IN_HEADERS, PAGING_WORDS } from '../../nodes/shared/answer/signalTable';
+import {
+	FIELD_SIGNALS,
+	FILLER_WORDS,
+	HEADER_SIGNALS,
+	LINK_RELATIONS,
+	NOT_IN_HEADERS,
+	PAGING_WORDS,
+} from '../../nodes/shared/answer/signalTable';
 import { normalName } from '../../nodes/shared/answer/names';
 import { listServicePages, ServiceResponseError } from '../../nodes/shared/listing/listing';
 import { render } from '../../nodes/shared/text/text';
@@ -46,7 +53,10 @@ afterAll(closeLocalServers);
 
 /** List with Return All and Simplify off, through the engine: the ids it gave, or its error message. */
 async function list(): Promise<{ ids?: string[]; error?: string }> {
-	const result = await runNode({ node: servicesNode({ returnAll: true, simplify: false }), credentials: { apiKey: KEY, baseUrl: api.origin } });
+	const result = await runNode({
+		node: servicesNode({ returnAll: true, simplify: false }),
+		credentials: { apiKey: KEY, baseUrl: api.origin },
+	});
 	if (result.error !== undefined) return { error: String(result.error.message) };
 	return { ids: result.items.map((item) => String(item.json.id_service)) };
 }
@@ -78,7 +88,12 @@ function styled(words: string[], style: (typeof STYLES)[number]): string {
 /** A name the table does not know, made of a paging word and maybe others, in any style. */
 const pagingName = (stems: readonly string[]) =>
 	fc
-		.tuple(fc.constantFrom(...stems), fc.array(fc.constantFrom(...stems, ...FILLER_WORDS), { maxLength: 2 }), fc.nat(), fc.constantFrom(...STYLES))
+		.tuple(
+			fc.constantFrom(...stems),
+			fc.array(fc.constantFrom(...stems, ...FILLER_WORDS), { maxLength: 2 }),
+			fc.nat(),
+			fc.constantFrom(...STYLES),
+		)
 		.map(([stem, others, at, style]) => {
 			const words = [...others];
 			words.splice(at % (others.length + 1), 0, stem);
@@ -98,12 +113,25 @@ const listingShape = fc.record({
 });
 
 /** The answers of a listing of `total` records in `convention`, `served` of its pages served. */
-function build({ convention, total, perPage, base }: { convention: string; total: number; perPage: number; base: 0 | 1 }, cut = false, write = CONVENTIONS[convention]) {
+function build(
+	{ convention, total, perPage, base }: { convention: string; total: number; perPage: number; base: 0 | 1 },
+	cut = false,
+	write = CONVENTIONS[convention],
+) {
 	const records = Array.from({ length: total }, (_, i) => serviceRecord({ id: `srv-${i + 1}` }));
 	const count = Math.max(1, Math.ceil(total / perPage));
 	const served = cut ? count - 1 : count;
 	const answers = Array.from({ length: served }, (_, i) =>
-		write({ records: records.slice(i * perPage, (i + 1) * perPage), n: i + 1, pages: count, served, base, total, perPage, origin: api.origin }),
+		write({
+			records: records.slice(i * perPage, (i + 1) * perPage),
+			n: i + 1,
+			pages: count,
+			served,
+			base,
+			total,
+			perPage,
+			origin: api.origin,
+		}),
 	);
 	return { answers, ids: records.slice(0, served * perPage).map((record) => record.id_service as string), count };
 }
@@ -130,13 +158,18 @@ const copy = (answers: PageAnswer[]): PageAnswer[] => JSON.parse(JSON.stringify(
 
 describe('through the engine, against a real paged server', () => {
 	test('a whole listing whose signals agree, in any convention and base, with harmless noise: exactly every record', async () => {
-		const noise = fc.record({ where: fc.nat(), header: fc.boolean(), meta: fc.constantFrom('request_id', 'copyright', 'api_version', 'generated_at', 'warnings') });
+		const noise = fc.record({
+			where: fc.nat(),
+			header: fc.boolean(),
+			meta: fc.constantFrom('request_id', 'copyright', 'api_version', 'generated_at', 'warnings'),
+		});
 		await fc.assert(
 			fc.asyncProperty(listingShape, noise, async (shape, { where, header, meta }) => {
 				const { answers, ids } = build(shape);
 				pages = copy(answers);
 				for (const page of pages) {
-					if (header) Object.assign(page.headers, { 'X-Request-Id': 'r1', 'Last-Modified': 'Mon, 02 Nov 2026 10:00:00 GMT', 'Retry-After': '0' });
+					if (header)
+						Object.assign(page.headers, { 'X-Request-Id': 'r1', 'Last-Modified': 'Mon, 02 Nov 2026 10:00:00 GMT', 'Retry-After': '0' });
 					if (!isEnvelope(page)) continue;
 					const holders = holdersOf(page.body as Record<string, unknown>).filter(({ links }) => !links);
 					if (holders.length > 0) holders[where % holders.length].holder[meta] = meta === 'warnings' ? ['w'] : 'x';
@@ -222,7 +255,13 @@ const BASE = 'https://api.example.com';
 function memorySession(answer: PageAnswer & { text: string }): ApiSession {
 	return {
 		baseUrl: BASE,
-		get: async (target) => ({ body: JSON.parse(answer.text) as unknown, text: answer.text, headers: answer.headers, status: answer.status, url: typeof target === 'string' ? target : `${BASE}${target.path}` }),
+		get: async (target) => ({
+			body: JSON.parse(answer.text) as unknown,
+			text: answer.text,
+			headers: answer.headers,
+			status: answer.status,
+			url: typeof target === 'string' ? target : `${BASE}${target.path}`,
+		}),
 		toNodeError: (error) => error as Error,
 		show: (value, max) => render(value, (part) => part, max),
 	};
@@ -230,14 +269,23 @@ function memorySession(answer: PageAnswer & { text: string }): ApiSession {
 
 test('any JSON answer, with any paging headers and status: records found in it, or a ServiceResponseError; never another error', async () => {
 	const headerNames = [...HEADER_SIGNALS.flatMap(({ names }) => names), 'content-range', 'x-next-token', 'link'];
-	const headers = fc.dictionary(fc.constantFrom(...headerNames), fc.oneof(fc.string({ maxLength: 8 }), fc.nat(5).map(String), fc.constant('items 0-1/2')));
+	const headers = fc.dictionary(
+		fc.constantFrom(...headerNames),
+		fc.oneof(fc.string({ maxLength: 8 }), fc.nat(5).map(String), fc.constant('items 0-1/2')),
+	);
 	const idsIn = (value: unknown): string[] => JSON.stringify(value).match(/"id_service":"((?:[^"\\]|\\.)*)"/g) ?? [];
 	const record = fc.record({ id_service: fc.string({ minLength: 1, maxLength: 6 }) });
-	const signals = fc.dictionary(fc.constantFrom(...FIELD_SIGNALS.flatMap(({ names }) => names), 'extra', 'nextToken'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
+	const signals = fc.dictionary(
+		fc.constantFrom(...FIELD_SIGNALS.flatMap(({ names }) => names), 'extra', 'nextToken'),
+		fc.jsonValue({ maxDepth: 2 }),
+		{ maxKeys: 3 },
+	);
 	const body = fc.oneof(
 		fc.jsonValue({ maxDepth: 4 }),
 		fc.array(record, { maxLength: 4 }),
-		fc.tuple(fc.constantFrom('data', 'items', 'content'), fc.array(record, { maxLength: 4 }), signals).map(([key, records, rest]) => ({ ...rest, [key]: records })),
+		fc
+			.tuple(fc.constantFrom('data', 'items', 'content'), fc.array(record, { maxLength: 4 }), signals)
+			.map(([key, records, rest]) => ({ ...rest, [key]: records })),
 	);
 	await fc.assert(
 		fc.asyncProperty(body, headers, fc.constantFrom(200, 200, 203, 206, 201), async (value, sent, status) => {

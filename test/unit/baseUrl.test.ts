@@ -86,10 +86,7 @@ describe('isLoopbackHostname', () => {
 	test.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.255.255.254', '[::1]'])('%s is loopback', (host) => {
 		expect(isLoopbackHostname(host)).toBe(true);
 	});
-	test.each(['localhost.evil.com', '128.0.0.1', '10.0.0.1', '[::2]', 'example.com', '127.0.0.1.nip.io'])(
-		'%s is not loopback',
-		(host) => {
-			expect(isLoopbackHostname(host)).toBe(false);
-		},
-	);
+	test.each(['localhost.evil.com', '128.0.0.1', '10.0.0.1', '[::2]', 'example.com', '127.0.0.1.nip.io'])('%s is not loopback', (host) => {
+		expect(isLoopbackHostname(host)).toBe(false);
+	});
 });

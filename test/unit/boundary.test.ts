@@ -67,8 +67,12 @@ describe('the exits', () => {
 	});
 
 	test('render() is called only at the exits: toNodeError, the session (listSearch) and the trigger', () => {
-		const callers = files.filter(({ file, source }) => file !== 'nodes/shared/text/text.ts' && /\brender\(/.test(code(source))).map(({ file }) => file);
-		expect(callers.sort()).toEqual(['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/text/errors.ts', 'nodes/shared/transport/transport.ts'].sort());
+		const callers = files
+			.filter(({ file, source }) => file !== 'nodes/shared/text/text.ts' && /\brender\(/.test(code(source)))
+			.map(({ file }) => file);
+		expect(callers.sort()).toEqual(
+			['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/text/errors.ts', 'nodes/shared/transport/transport.ts'].sort(),
+		);
 	});
 });
 
@@ -77,12 +81,28 @@ describe('the exits', () => {
  * shortens a string fails the test below.
  */
 const ALLOWED_CUTS: Array<{ file: string; line: string; why: string }> = [
-	{ file: 'nodes/shared/record/serviceRecord.ts', line: 'for (const key of field.path.slice(0, -1)) {', why: 'an array: a field path without its last key' },
+	{
+		file: 'nodes/shared/record/serviceRecord.ts',
+		line: 'for (const key of field.path.slice(0, -1)) {',
+		why: 'an array: a field path without its last key',
+	},
 	{ file: 'nodes/shared/text/redact.ts', line: '', why: 'the key itself, to build what is redacted: no text is shown from it' },
-	{ file: 'nodes/shared/answer/answerTexts.ts', line: 'keys.slice(0, 10).map(', why: 'an array: the first ten keys of an answer, each then quoted with foreign()' },
-	{ file: 'nodes/shared/answer/jsonText.ts', line: '', why: "tokens of the answer's raw JSON (keys, numbers' digits) and paths: read whole, a key quoted only with foreign()" },
+	{
+		file: 'nodes/shared/answer/answerTexts.ts',
+		line: 'keys.slice(0, 10).map(',
+		why: 'an array: the first ten keys of an answer, each then quoted with foreign()',
+	},
+	{
+		file: 'nodes/shared/answer/jsonText.ts',
+		line: '',
+		why: "tokens of the answer's raw JSON (keys, numbers' digits) and paths: read whole, a key quoted only with foreign()",
+	},
 	{ file: 'nodes/shared/answer/names.ts', line: '', why: 'parts of a name, compared with the signal table: never shown' },
-	{ file: 'nodes/shared/transport/retryAfter.ts', line: 'match.slice(', why: "an array: a date's hour, minute and second groups of a regular-expression match" },
+	{
+		file: 'nodes/shared/transport/retryAfter.ts',
+		line: 'match.slice(',
+		why: "an array: a date's hour, minute and second groups of a regular-expression match",
+	},
 ];
 
 describe('only render() cuts text', () => {
@@ -95,7 +115,9 @@ describe('only render() cuts text', () => {
 						.filter((line) => /\b(clip|slice|substring|substr)\(/.test(line))
 						.map((line) => ({ file, line: line.trim() })),
 		);
-		const unexplained = cuts.filter(({ file, line }) => !ALLOWED_CUTS.some((allowed) => allowed.file === file && line.includes(allowed.line)));
+		const unexplained = cuts.filter(
+			({ file, line }) => !ALLOWED_CUTS.some((allowed) => allowed.file === file && line.includes(allowed.line)),
+		);
 		expect(unexplained).toEqual([]);
 	});
 
@@ -103,7 +125,11 @@ describe('only render() cuts text', () => {
 		const misuse = files.flatMap(({ file, source }) =>
 			code(source)
 				.split('\n')
-				.filter((line) => file !== 'nodes/shared/text/text.ts' && (/\bown\(\s*(?![')"]|$)|\bown\(\s*`|\bown\(\s*'[^']*'\s*\+/.test(line) || /\bas Text\b/.test(line)))
+				.filter(
+					(line) =>
+						file !== 'nodes/shared/text/text.ts' &&
+						(/\bown\(\s*(?![')"]|$)|\bown\(\s*`|\bown\(\s*'[^']*'\s*\+/.test(line) || /\bas Text\b/.test(line)),
+				)
 				.map((line) => `${file}: ${line.trim()}`),
 		);
 		expect(misuse).toEqual([]);
@@ -115,7 +141,11 @@ describe('render(): redact first, then bound; the own wording untouched', () => 
 	const redact = makeRedactor(key);
 
 	test("the node's own wording is never redacted, even where it reads like the key", () => {
-		const shown = render(text`The platform found nothing at the address used to list services-9f8e (${foreign(`x ${key} y`)})`, redact, 300);
+		const shown = render(
+			text`The platform found nothing at the address used to list services-9f8e (${foreign(`x ${key} y`)})`,
+			redact,
+			300,
+		);
 		expect(shown).toBe('The platform found nothing at the address used to list services-9f8e (x [redacted] y)');
 	});
 
@@ -145,16 +175,36 @@ describe('render(): redact first, then bound; the own wording untouched', () => 
 describe('render() neutralises: no control character, separator, bidi control or lone surrogate of a foreign part is shown raw', () => {
 	/** Any code point of any plane, lone surrogates, and the characters the boundary escapes, often. */
 	const codePoint = fc.oneof(
-		fc.integer({ min: 0, max: 0x10ffff }).filter((code) => code < 0xd800 || code > 0xdfff).map((code) => String.fromCodePoint(code)),
+		fc
+			.integer({ min: 0, max: 0x10ffff })
+			.filter((code) => code < 0xd800 || code > 0xdfff)
+			.map((code) => String.fromCodePoint(code)),
 		fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
-		fc.constantFrom('\u0000', '\u0007', '\b', '\u001b[31m', '\r\n', '\n', '\u0085', '\u009b', '\u007f', '\u2028', '\u2029', '\u202e', '\u2066', '\u200f', '\u061c'),
+		fc.constantFrom(
+			'\u0000',
+			'\u0007',
+			'\b',
+			'\u001b[31m',
+			'\r\n',
+			'\n',
+			'\u0085',
+			'\u009b',
+			'\u007f',
+			'\u2028',
+			'\u2029',
+			'\u202e',
+			'\u2066',
+			'\u200f',
+			'\u061c',
+		),
 		fc.constantFrom(...'abc xyz-0123'),
 	);
 	const hostile = fc.array(codePoint, { maxLength: 60 }).map((parts) => parts.join(''));
 	const key = 'services-9f8e7d6c5b4a';
 	const redact = makeRedactor(key);
 	/** The escapes undone: what the user reads stands for exactly what the platform sent. */
-	const unescaped = (shown: string) => shown.replace(/\\u([0-9A-F]{4})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+	const unescaped = (shown: string) =>
+		shown.replace(/\\u([0-9A-F]{4})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 	test('every output is free of them, each escape whole, and stands for the text sent (without a cut)', () => {
 		fc.assert(
@@ -178,7 +228,11 @@ describe('render() neutralises: no control character, separator, bidi control or
 			const char = String.fromCharCode(code);
 			const shown = render(text`${foreign(char)}`, (t) => t, 100);
 			// U+E000 to U+E002 mark the slots of foreign parts: foreign() replaces them (see text.ts).
-			const expected = RAW_CONTROL.test(char) ? `\\u${code.toString(16).toUpperCase().padStart(4, '0')}` : code >= 0xe000 && code <= 0xe002 ? '\uFFFD' : char;
+			const expected = RAW_CONTROL.test(char)
+				? `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`
+				: code >= 0xe000 && code <= 0xe002
+					? '\uFFFD'
+					: char;
 			if (shown !== expected) wrong.push(`U+${code.toString(16).padStart(4, '0')}: ${JSON.stringify(shown)}`);
 		}
 		expect(wrong).toEqual([]);
@@ -186,11 +240,17 @@ describe('render() neutralises: no control character, separator, bidi control or
 
 	test('the key split by control characters is still found: redaction comes first', () => {
 		fc.assert(
-			fc.property(fc.array(fc.constantFrom('\u0000', '\u001b', '\r\n', '\u0085', '\u2028', '\u202e', '\u2069', '\ud800', ''), { minLength: key.length, maxLength: key.length }), (splits) => {
-				const split = [...key].map((char, index) => char + splits[index]).join('');
-				const shown = render(text`<${foreign(split)}>`, redact, 300);
-				expect(shown).toMatch(/^<\[redacted\](\\u[0-9A-F]{4})*>$/);
-			}),
+			fc.property(
+				fc.array(fc.constantFrom('\u0000', '\u001b', '\r\n', '\u0085', '\u2028', '\u202e', '\u2069', '\ud800', ''), {
+					minLength: key.length,
+					maxLength: key.length,
+				}),
+				(splits) => {
+					const split = [...key].map((char, index) => char + splits[index]).join('');
+					const shown = render(text`<${foreign(split)}>`, redact, 300);
+					expect(shown).toMatch(/^<\[redacted\](\\u[0-9A-F]{4})*>$/);
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
@@ -207,7 +267,12 @@ describe("the node's own path in a quoted URL is its own wording (issue 28, find
 	const OWN = ['/v2026/services', 'v2026/services', 'services', 'list services', 'The platform found nothing at the address used to'];
 	/** Keys that are prefixes or pieces of the node's own wording, with a random tail: at least 8 characters. */
 	const ownLikeKey = fc
-		.tuple(fc.constantFrom(...OWN), fc.nat(), fc.nat(), fc.string({ unit: fc.constantFrom(...'abcdef0123456789-_'), minLength: 0, maxLength: 12 }))
+		.tuple(
+			fc.constantFrom(...OWN),
+			fc.nat(),
+			fc.nat(),
+			fc.string({ unit: fc.constantFrom(...'abcdef0123456789-_'), minLength: 0, maxLength: 12 }),
+		)
 		.map(([wording, from, length, tail]) => {
 			const start = from % wording.length;
 			return `${wording.slice(start, start + Math.max(1, length % (wording.length - start + 1)))}${tail}`;

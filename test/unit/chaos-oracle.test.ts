@@ -11,7 +11,16 @@ import { compareServices, judge, summarize, type SinkEvent } from '../../scripts
 
 type Svc = { id_service: string; status: string; os_id: string; vcores: number; ram_gb: number; hd_gb: number; name: string };
 
-const svc = (id: string, over: Partial<Svc> = {}): Svc => ({ id_service: id, name: `host-${id}`, status: 'active', os_id: 'debian-12', vcores: 2, ram_gb: 4, hd_gb: 80, ...over });
+const svc = (id: string, over: Partial<Svc> = {}): Svc => ({
+	id_service: id,
+	name: `host-${id}`,
+	status: 'active',
+	os_id: 'debian-12',
+	vcores: 2,
+	ram_gb: 4,
+	hd_gb: 80,
+	...over,
+});
 
 let t = 0;
 const at = () => new Date(Date.UTC(2026, 10, 1, 0, 0, t++)).toISOString();
@@ -28,13 +37,20 @@ describe('hand-made sink records', () => {
 		const s1 = { ...a, status: 'suspended' };
 		const s2 = { ...s1, ram_gb: 8 };
 		const c = svc('srv-3');
-		const events = [ev('statusChanged', s1, { status: 'active' }), ev('specsChanged', s2, { ram_gb: 4 }), ev('created', c, null), ev('removed', b, null)];
+		const events = [
+			ev('statusChanged', s1, { status: 'active' }),
+			ev('specsChanged', s2, { ram_gb: 4 }),
+			ev('created', c, null),
+			ev('removed', b, null),
+		];
 		const v = judge({ baseline: [a, b], final: [s2, c], events });
 		expect(v.lost).toEqual({ total: 0, mismatched: 0, neverReached: 0, byEvent: {} });
 		expect(v.duplicates.total).toBe(0);
 		expect(v.diverged).toEqual([]);
 		expect(v.problems).toEqual([]);
-		expect(summarize(v)).toBe('4 events, lost 0 (0 seen at a later event, 0 final states never reached), 0 duplicated (0 marked redelivered), 0 diverged');
+		expect(summarize(v)).toBe(
+			'4 events, lost 0 (0 seen at a later event, 0 final states never reached), 0 duplicated (0 marked redelivered), 0 diverged',
+		);
 	});
 
 	test('a change lost in the middle is seen at the next event of that field: its previous disagrees', () => {
@@ -75,7 +91,10 @@ describe('hand-made sink records', () => {
 		const detectedAt = at();
 		const status = ev('statusChanged', both, { status: 'active' }, { detectedAt });
 		const specs = ev('specsChanged', both, { vcores: 2 }, { detectedAt });
-		for (const events of [[status, specs], [specs, status]]) {
+		for (const events of [
+			[status, specs],
+			[specs, status],
+		]) {
 			const v = judge({ baseline: [a], final: [both], events });
 			expect(v.lost.total).toBe(0);
 			expect(v.diverged).toEqual([]);
@@ -107,7 +126,10 @@ describe('hand-made sink records', () => {
 		const e2 = ev('statusChanged', a, { status: 'suspended' }, { eventId: 'e2', seq: 2 });
 		const e3 = ev('statusChanged', toB, { status: 'active' }, { eventId: 'e3', seq: 3 });
 		expect(judge({ baseline: [a], final: [toB], events: [e1, e2, e3] })).toMatchObject({ lost: { total: 0 }, duplicates: { total: 0 } });
-		expect(judge({ baseline: [a], final: [toB], events: [e1, e3] })).toMatchObject({ lost: { total: 1, mismatched: 1 }, duplicates: { total: 0 } });
+		expect(judge({ baseline: [a], final: [toB], events: [e1, e3] })).toMatchObject({
+			lost: { total: 1, mismatched: 1 },
+			duplicates: { total: 0 },
+		});
 	});
 
 	test('an eventId that names two different changes is reported', () => {
@@ -125,7 +147,14 @@ describe('hand-made sink records', () => {
 		const v = judge({ baseline: [], final: [], events: [removed, { ...created, redelivered: true }] });
 		expect(v).toMatchObject({ order: 'seq', lost: { total: 0 }, diverged: [], redeliveredFirstSeen: 1 });
 		// Arrival order only (no seq): the late creation leaves a row the platform removed.
-		const noSeq = judge({ baseline: [], final: [], events: [{ ...removed, seq: undefined, detectedAt: '2026-11-02T00:00:00.000Z' }, { ...created, seq: undefined, detectedAt: '2026-11-01T00:00:00.000Z' }] });
+		const noSeq = judge({
+			baseline: [],
+			final: [],
+			events: [
+				{ ...removed, seq: undefined, detectedAt: '2026-11-02T00:00:00.000Z' },
+				{ ...created, seq: undefined, detectedAt: '2026-11-01T00:00:00.000Z' },
+			],
+		});
 		expect(noSeq).toMatchObject({ order: 'detectedAt', lost: { total: 0 }, diverged: [] });
 	});
 
@@ -140,9 +169,24 @@ describe('hand-made sink records', () => {
 	});
 
 	test('raw platform records and simplified services compare alike; names and aliases are no change', () => {
-		const raw = { id_service: 'srv-1', values: { values: { name: 'other name', alias: 'x', status: 'active', service: { customize: { OS: { id: 'debian-12', name: 'Debian 12' }, specifications: { vcores: 2, GB: { ram: 4, hd: 80 } } } } } } };
+		const raw = {
+			id_service: 'srv-1',
+			values: {
+				values: {
+					name: 'other name',
+					alias: 'x',
+					status: 'active',
+					service: { customize: { OS: { id: 'debian-12', name: 'Debian 12' }, specifications: { vcores: 2, GB: { ram: 4, hd: 80 } } } },
+				},
+			},
+		};
 		expect(compareServices([raw], [a]).equal).toBe(true);
-		expect(compareServices([raw], [{ ...a, ram_gb: 5 }, svc('srv-9')])).toEqual({ missing: [], extra: ['srv-9'], different: ['srv-1'], equal: false });
+		expect(compareServices([raw], [{ ...a, ram_gb: 5 }, svc('srv-9')])).toEqual({
+			missing: [],
+			extra: ['srv-9'],
+			different: ['srv-1'],
+			equal: false,
+		});
 		expect(compareServices([raw, svc('srv-2')], [])).toMatchObject({ missing: ['srv-1', 'srv-2'] });
 	});
 
@@ -198,7 +242,14 @@ function model(steps: Step[], { ids }: { ids: boolean }) {
 			const out: SinkEvent[] = [];
 			const emit = (event: string, s: Svc, previous: Record<string, unknown> | null) => {
 				seq++;
-				out.push({ event, id_service: s.id_service, service: { ...s }, previous, detectedAt, ...(ids ? { eventId: `ev-${seq}`, seq } : {}) });
+				out.push({
+					event,
+					id_service: s.id_service,
+					service: { ...s },
+					previous,
+					detectedAt,
+					...(ids ? { eventId: `ev-${seq}`, seq } : {}),
+				});
 			};
 			for (const [pid, now] of platform) {
 				const was = polled.get(pid);
@@ -217,7 +268,11 @@ function model(steps: Step[], { ids }: { ids: boolean }) {
 	return { baseline, final: [...platform.values()], polls, ids };
 }
 
-const stepArb = fc.record({ kind: fc.constantFrom<Step['kind']>('status', 'status', 'specs', 'create', 'remove', 'poll', 'poll'), pick: fc.nat(50), value: fc.nat(50) });
+const stepArb = fc.record({
+	kind: fc.constantFrom<Step['kind']>('status', 'status', 'specs', 'create', 'remove', 'poll', 'poll'),
+	pick: fc.nat(50),
+	value: fc.nat(50),
+});
 const scenarioArb = fc.record({ steps: fc.array(stepArb, { minLength: 1, maxLength: 40 }), ids: fc.boolean() }).map(({ steps, ids }) => {
 	// A last poll, so the sink can have reached the final state (the chaos test's quiet period).
 	return model([...steps, { kind: 'poll', pick: 0, value: 0 }], { ids });

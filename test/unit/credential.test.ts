@@ -58,10 +58,7 @@ describe('Service Platform API credential', () => {
 	});
 
 	test('the Test button requests the listing with the bearer key and succeeds for a good key', async () => {
-		const scope = nock(BASE_URL)
-			.get('/v2026/services')
-			.matchHeader('authorization', `Bearer ${API_KEY}`)
-			.reply(200, []);
+		const scope = nock(BASE_URL).get('/v2026/services').matchHeader('authorization', `Bearer ${API_KEY}`).reply(200, []);
 		const { error } = await runCredentialTest(`${BASE_URL}/v2026/`);
 		expect(error).toBeUndefined();
 		expect(scope.isDone()).toBe(true);
@@ -146,12 +143,9 @@ describe('the credential Test agrees with resolveApiBaseUrl on a generated corpu
 
 	const workflow = createWorkflow([servicesNode({})]);
 	const testUrl = (baseUrl: string) =>
-		workflow.expression.getSimpleParameterValue(
-			servicesNode({}),
-			credentialType.test.request.baseURL as string,
-			'internal',
-			{ $credentials: { baseUrl, apiKey: API_KEY } } as never,
-		) as string;
+		workflow.expression.getSimpleParameterValue(servicesNode({}), credentialType.test.request.baseURL as string, 'internal', {
+			$credentials: { baseUrl, apiKey: API_KEY },
+		} as never) as string;
 
 	test(`${corpus.length} base URLs`, () => {
 		expect(corpus.length).toBeGreaterThan(1000);

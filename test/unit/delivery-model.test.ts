@@ -51,7 +51,15 @@ type Step =
 
 const idArb = fc.constantFrom(...IDS);
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('create' as const), id: idArb, status: fc.constantFrom(...STATUSES), vcores: fc.integer({ min: 1, max: 8 }) }) },
+	{
+		weight: 3,
+		arbitrary: fc.record({
+			kind: fc.constant('create' as const),
+			id: idArb,
+			status: fc.constantFrom(...STATUSES),
+			vcores: fc.integer({ min: 1, max: 8 }),
+		}),
+	},
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: idArb }) },
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('status' as const), id: idArb, status: fc.constantFrom(...STATUSES) }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('vcores' as const), id: idArb, vcores: fc.integer({ min: 1, max: 8 }) }) },
@@ -59,7 +67,10 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 		weight: 8,
 		arbitrary: fc.record({
 			kind: fc.constant('poll' as const),
-			crash: fc.oneof({ weight: 4, arbitrary: fc.constant<CrashPoint>('none') }, { weight: 3, arbitrary: fc.constantFrom(...CRASH_POINTS) }),
+			crash: fc.oneof(
+				{ weight: 4, arbitrary: fc.constant<CrashPoint>('none') },
+				{ weight: 3, arbitrary: fc.constantFrom(...CRASH_POINTS) },
+			),
 			// Durable cursors: the poll lost its lease meanwhile, so n8n commits nothing of it and drops its events.
 			leaseLost: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 		}),
@@ -87,7 +98,8 @@ class Sink {
 				if (JSON.stringify(same(first)) !== JSON.stringify(same(item))) this.problems.push(`${id} delivered again saying something else`);
 				continue;
 			}
-			if (item.redelivered === false && !((item.seq as number) > this.maxSeq)) this.problems.push(`new item ${id} has seq ${item.seq}, not above ${this.maxSeq}`);
+			if (item.redelivered === false && !((item.seq as number) > this.maxSeq))
+				this.problems.push(`new item ${id} has seq ${item.seq}, not above ${this.maxSeq}`);
 			this.firsts.set(id, item);
 			this.maxSeq = Math.max(this.maxSeq, item.seq as number);
 		}
@@ -99,7 +111,8 @@ class Sink {
 	 */
 	fold(initial: ReadonlyMap<string, { status: string; vcores: number }>): Map<string, { status: string; vcores: number }> {
 		const byService = new Map<string, IDataObject[]>();
-		for (const item of this.firsts.values()) byService.set(String(item.id_service), [...(byService.get(String(item.id_service)) ?? []), item]);
+		for (const item of this.firsts.values())
+			byService.set(String(item.id_service), [...(byService.get(String(item.id_service)) ?? []), item]);
 		const state = new Map(initial);
 		for (const [id, events] of byService) {
 			for (const item of events.sort((a, b) => (a.seq as number) - (b.seq as number))) {
@@ -109,8 +122,10 @@ class Sink {
 				const lost = (what: string) => this.problems.push(`lost before ${item.event} ${id} (seq ${item.seq}): ${what}`);
 				if (item.event === 'created' && now !== undefined) lost('created while present');
 				if (item.event !== 'created' && item.event !== 'resync' && now === undefined) lost('not present');
-				if (item.event === 'statusChanged' && now !== undefined && previous?.status !== now.status) lost(`previous status ${previous?.status}, sink ${now.status}`);
-				if (item.event === 'specsChanged' && now !== undefined && previous?.vcores !== now.vcores) lost(`previous vcores ${previous?.vcores}, sink ${now.vcores}`);
+				if (item.event === 'statusChanged' && now !== undefined && previous?.status !== now.status)
+					lost(`previous status ${previous?.status}, sink ${now.status}`);
+				if (item.event === 'specsChanged' && now !== undefined && previous?.vcores !== now.vcores)
+					lost(`previous vcores ${previous?.vcores}, sink ${now.vcores}`);
 				// A change event says what its own fields became (a service whose status and specs both changed gives two).
 				if (item.event === 'removed') state.delete(id);
 				else if (item.event === 'statusChanged' && now !== undefined) state.set(id, { ...now, status: String(service.status) });
@@ -123,13 +138,33 @@ class Sink {
 }
 
 /** What an item says, besides how it was delivered. */
-const same = (item: IDataObject) => ({ event: item.event, id: item.id_service, previous: item.previous, seq: item.seq, detectedAt: item.detectedAt, service: item.service });
+const same = (item: IDataObject) => ({
+	event: item.event,
+	id: item.id_service,
+	previous: item.previous,
+	seq: item.seq,
+	detectedAt: item.detectedAt,
+	service: item.service,
+});
 
 let api: LocalServer;
 let platform: Platform;
 beforeAll(async () => {
 	api = await startJsonServer(() => [...platform.services].map(([id, values]) => serviceRecord({ id, ...values })));
-	jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'] });
+	jest.useFakeTimers({
+		doNotFake: [
+			'setTimeout',
+			'clearTimeout',
+			'setInterval',
+			'clearInterval',
+			'setImmediate',
+			'clearImmediate',
+			'nextTick',
+			'queueMicrotask',
+			'hrtime',
+			'performance',
+		],
+	});
 });
 afterAll(async () => {
 	jest.useRealTimers();
@@ -169,7 +204,11 @@ async function run(setting: Setting, steps: readonly Step[]): Promise<{ sink: Si
 			case 'status':
 			case 'vcores': {
 				const service = platform.services.get(step.id);
-				if (service !== undefined) platform.services.set(step.id, step.kind === 'status' ? { ...service, status: step.status } : { ...service, vcores: step.vcores });
+				if (service !== undefined)
+					platform.services.set(
+						step.id,
+						step.kind === 'status' ? { ...service, status: step.status } : { ...service, vcores: step.vcores },
+					);
 				break;
 			}
 			case 'poll':
@@ -199,7 +238,8 @@ function check(sink: Sink, initial: Platform['services']): string[] {
 	const expected = Object.fromEntries([...platform.services].sort());
 	const got = Object.fromEntries([...mirror].sort());
 	const problems = [...sink.problems];
-	if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push(`sink ${JSON.stringify(got)} is not the platform ${JSON.stringify(expected)}`);
+	if (JSON.stringify(got) !== JSON.stringify(expected))
+		problems.push(`sink ${JSON.stringify(got)} is not the platform ${JSON.stringify(expected)}`);
 	return problems;
 }
 
@@ -217,7 +257,9 @@ describe.each<Setting>(['default', 'durable'])('n8n with %s settings: SIGKILLs a
 			}),
 			{ numRuns: RUNS, seed: SEED, endOnFailure: true },
 		);
-		console.info(`delivery model, ${setting} settings: ${totals.runs} runs, ${totals.kills} kills, ${totals.items} items delivered, ${totals.duplicates} duplicates (all marked)`);
+		console.info(
+			`delivery model, ${setting} settings: ${totals.runs} runs, ${totals.kills} kills, ${totals.items} items delivered, ${totals.duplicates} duplicates (all marked)`,
+		);
 		expect(totals.kills).toBeGreaterThan(RUNS);
 	}, 300_000);
 });

@@ -31,11 +31,17 @@ const change = (id: string, from: string, to: string): DetectedEvent => ({
 	service: simplifiedFromStored(id, values(to)),
 	previous: { status: from },
 });
-const removal = (id: string): DetectedEvent => ({ event: 'removed', id_service: id, service: simplifiedFromStored(id, values('active')), previous: null });
+const removal = (id: string): DetectedEvent => ({
+	event: 'removed',
+	id_service: id,
+	service: simplifiedFromStored(id, values('active')),
+	previous: null,
+});
 const listed = (...ids: string[]): ServiceSnapshot => new Map(ids.map((id) => [id, values('active')]));
 const plan = (input: Partial<DeliveryInput> & { from: DeliveryRecord }) =>
 	planDelivery({ trigger: '["wf-1","Services Trigger"]', me: 'process-a', now: T0, detected: [], listed: listed(), ...input });
-const summary = (result: ReturnType<typeof planDelivery>) => result.items.map(({ event, delivery }) => [event.event, event.id_service, delivery.seq, delivery.redelivered]);
+const summary = (result: ReturnType<typeof planDelivery>) =>
+	result.items.map(({ event, delivery }) => [event.event, event.id_service, delivery.seq, delivery.redelivered]);
 
 describe('eventId', () => {
 	const id = (overrides: Partial<{ trigger: string; base: number; id: string; to: string; from: string }> = {}) => {
@@ -70,24 +76,35 @@ describe('planDelivery: new events', () => {
 			[102, T0],
 		]);
 		// Ids derive from the seq the poll started from, not the one an event gets.
-		expect(result.items[0].delivery.eventId).toBe(eventIdOf('["wf-1","Services Trigger"]', 100, 'statusChanged', 'srv-1', { status: 'active' }, values('suspended')));
+		expect(result.items[0].delivery.eventId).toBe(
+			eventIdOf('["wf-1","Services Trigger"]', 100, 'statusChanged', 'srv-1', { status: 'active' }, values('suspended')),
+		);
 	});
 
 	it('a state older than version 3 numbers from now (seq never goes back below an earlier baseline)', () => {
 		const result = plan({ from: emptyDelivery(0, true), detected: [change('srv-1', 'active', 'suspended')] });
 		expect(summary(result)).toEqual([['statusChanged', 'srv-1', T0 + 1, false]]);
-		expect(result.items[0].delivery.eventId).toBe(eventIdOf('["wf-1","Services Trigger"]', 0, 'statusChanged', 'srv-1', { status: 'active' }, values('suspended')));
+		expect(result.items[0].delivery.eventId).toBe(
+			eventIdOf('["wf-1","Services Trigger"]', 0, 'statusChanged', 'srv-1', { status: 'active' }, values('suspended')),
+		);
 	});
 
 	it('a change emitted before from the same state (a lost save) keeps its id, seq and detectedAt, marked redelivered', () => {
 		const first = plan({ from: emptyDelivery(100, false), detected: [change('srv-1', 'active', 'suspended')] });
 		// The save was lost: the next poll starts from the same state, this process remembers what it emitted.
-		const again = plan({ from: emptyDelivery(100, false), now: T0 + MINUTE, recent: first.record.outbox, detected: [change('srv-1', 'active', 'suspended'), removal('srv-3')] });
+		const again = plan({
+			from: emptyDelivery(100, false),
+			now: T0 + MINUTE,
+			recent: first.record.outbox,
+			detected: [change('srv-1', 'active', 'suspended'), removal('srv-3')],
+		});
 		expect(summary(again)).toEqual([
 			['statusChanged', 'srv-1', 101, true],
 			['removed', 'srv-3', 102, false],
 		]);
-		expect(again.items[0].delivery).toEqual(first.items[0].delivery.redelivered === false ? { ...first.items[0].delivery, redelivered: true } : undefined);
+		expect(again.items[0].delivery).toEqual(
+			first.items[0].delivery.redelivered === false ? { ...first.items[0].delivery, redelivered: true } : undefined,
+		);
 		expect(again.record.outbox.map((entry) => entry.eventId)).toEqual(again.items.map((item) => item.delivery.eventId));
 	});
 });
@@ -118,7 +135,7 @@ describe('planDelivery: redelivery by another process', () => {
 		// Downtime does not age the outbox: hours later, the events of the last write are still there.
 	});
 
-	it('two mains taking turns: each delivers an event at most once (the other\'s new ones only)', () => {
+	it("two mains taking turns: each delivers an event at most once (the other's new ones only)", () => {
 		const b = plan({ from: emitted, me: 'process-b', now: T0 + MINUTE });
 		expect(summary(b).map(([, id, seq, again]) => [id, seq, again])).toEqual([
 			['srv-1', 101, true],
@@ -172,7 +189,13 @@ describe('the outbox bounds', () => {
 	});
 
 	it('after a restart the window counts to the last write before it, not to now (downtime does not age)', () => {
-		const record: DeliveryRecord = { ...emptyDelivery(2, false), writer: 'process-a', writtenAt: T0 + 10 * MINUTE, delivered: { 'process-a': 2 }, outbox: [entry(1, T0), entry(2, T0 + 10 * MINUTE)] };
+		const record: DeliveryRecord = {
+			...emptyDelivery(2, false),
+			writer: 'process-a',
+			writtenAt: T0 + 10 * MINUTE,
+			delivered: { 'process-a': 2 },
+			outbox: [entry(1, T0), entry(2, T0 + 10 * MINUTE)],
+		};
 		const restarted = plan({ from: record, me: 'process-b', now: T0 + 3 * 24 * 60 * MINUTE });
 		expect(summary(restarted).map(([, , seq, again]) => [seq, again])).toEqual([
 			[1, true],
@@ -191,7 +214,13 @@ describe('tombstones (recent removals) and Resync', () => {
 	it('a removal is kept when a resync can send it; a resync sends the services now and the removals again, as they were', () => {
 		const removed = plan({ from: emptyDelivery(10, false), detected: [removal('srv-9')], listed: listed('srv-1'), tombstoneWindowMs: day });
 		expect(removed.record.tombstones.map((t) => [t.id_service, t.seq])).toEqual([['srv-9', 11]]);
-		const resync = plan({ from: removed.record, now: T0 + MINUTE, resync: watched('srv-1'), listed: listed('srv-1'), tombstoneWindowMs: day });
+		const resync = plan({
+			from: removed.record,
+			now: T0 + MINUTE,
+			resync: watched('srv-1'),
+			listed: listed('srv-1'),
+			tombstoneWindowMs: day,
+		});
 		expect(summary(resync)).toEqual([
 			['resync', 'srv-1', 12, false],
 			['removed', 'srv-9', 11, true],
@@ -199,7 +228,13 @@ describe('tombstones (recent removals) and Resync', () => {
 		expect(resync.items[1].delivery.eventId).toBe(removed.items[0].delivery.eventId);
 		expect(resync.record.resyncAt).toBe(T0 + MINUTE);
 		// The next resync: fresh ids and numbers for the services.
-		const next = plan({ from: resync.record, now: T0 + 2 * MINUTE, resync: watched('srv-1'), listed: listed('srv-1'), tombstoneWindowMs: day });
+		const next = plan({
+			from: resync.record,
+			now: T0 + 2 * MINUTE,
+			resync: watched('srv-1'),
+			listed: listed('srv-1'),
+			tombstoneWindowMs: day,
+		});
 		expect(summary(next)[0]).toEqual(['resync', 'srv-1', 13, false]);
 		expect(next.items[0].delivery.eventId).not.toBe(resync.items[0].delivery.eventId);
 	});
@@ -210,7 +245,14 @@ describe('tombstones (recent removals) and Resync', () => {
 		expect(plan({ from: kept, now: T0 + MINUTE, listed: listed('srv-9'), tombstoneWindowMs: day }).record.tombstones).toEqual([]);
 		expect(plan({ from: kept, now: T0 + day - 1, tombstoneWindowMs: day }).record.tombstones).toHaveLength(1);
 		expect(plan({ from: kept, now: T0 + day + 1, tombstoneWindowMs: day }).record.tombstones).toHaveLength(0);
-		const many: Tombstone[] = Array.from({ length: TOMBSTONE_MAX + 10 }, (_, index) => ({ eventId: `t${index}`, seq: index + 1, id_service: `x-${index}`, values: values('active'), detectedAt: T0, removedAt: T0 + index }));
+		const many: Tombstone[] = Array.from({ length: TOMBSTONE_MAX + 10 }, (_, index) => ({
+			eventId: `t${index}`,
+			seq: index + 1,
+			id_service: `x-${index}`,
+			values: values('active'),
+			detectedAt: T0,
+			removedAt: T0 + index,
+		}));
 		const capped = plan({ from: { ...kept, tombstones: many }, now: T0 + MINUTE, tombstoneWindowMs: day }).record.tombstones;
 		expect(capped).toHaveLength(TOMBSTONE_MAX);
 		expect(capped.some((t) => t.eventId === 't0')).toBe(false);

@@ -14,11 +14,7 @@ import { changedSpecs, diffServices, parseEvents, SERVICE_EVENT_NAMES } from '..
 import { buildTestEvent, formatEvent } from '../../nodes/ServicesTrigger/events';
 import type { ServiceSnapshot, TriggerStateError } from '../../nodes/ServicesTrigger/state';
 import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/record/serviceRecord';
-import {
-	readSnapshot,
-	storedValuesOf,
-	writeSnapshot,
-} from '../../nodes/ServicesTrigger/state';
+import { readSnapshot, storedValuesOf, writeSnapshot } from '../../nodes/ServicesTrigger/state';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generateServices } = require('../../scripts/lib/mock-api/data.cjs') as {
 	generateServices: (count: number, seed: number) => ServiceRecord[];
@@ -92,16 +88,7 @@ describe('diffServices: first poll', () => {
 		expect(result.events).toEqual([]);
 		expect(result.changed).toBe(true);
 		expect([...result.snapshot.keys()]).toEqual(['a', 'b']);
-		expect(result.snapshot.get('b')).toEqual([
-			'b.example.net',
-			'Alias of b',
-			'suspended',
-			'ubuntu-24.04',
-			'Ubuntu 24.04 LTS',
-			2,
-			4,
-			80,
-		]);
+		expect(result.snapshot.get('b')).toEqual(['b.example.net', 'Alias of b', 'suspended', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80]);
 	});
 
 	it('takes an empty listing as a baseline too, so the first service after it is "created"', () => {
@@ -130,18 +117,12 @@ describe('diffServices: each event alone', () => {
 	});
 
 	it('statusChanged: previous holds only the earlier status', () => {
-		expect(summary([service('a', { status: 'suspended' })], [service('a')])).toEqual([
-			['statusChanged', 'a', { status: 'active' }],
-		]);
+		expect(summary([service('a', { status: 'suspended' })], [service('a')])).toEqual([['statusChanged', 'a', { status: 'active' }]]);
 	});
 
 	it('statusChanged: from or to a missing status (null)', () => {
-		expect(summary([service('a', { status: null })], [service('a')])).toEqual([
-			['statusChanged', 'a', { status: 'active' }],
-		]);
-		expect(summary([service('a')], [service('a', { status: null })])).toEqual([
-			['statusChanged', 'a', { status: null }],
-		]);
+		expect(summary([service('a', { status: null })], [service('a')])).toEqual([['statusChanged', 'a', { status: 'active' }]]);
+		expect(summary([service('a')], [service('a', { status: null })])).toEqual([['statusChanged', 'a', { status: null }]]);
 	});
 
 	it('specsChanged: vCores, RAM and disk, each reported with its earlier value only', () => {
@@ -154,9 +135,9 @@ describe('diffServices: each event alone', () => {
 	});
 
 	it('specsChanged: a new OS gives both its earlier id and name', () => {
-		expect(
-			summary([service('a', { osId: 'debian-12', osName: 'Debian 12 (Bookworm)' })], [service('a')]),
-		).toEqual([['specsChanged', 'a', { os_id: 'ubuntu-24.04', os_name: 'Ubuntu 24.04 LTS' }]]);
+		expect(summary([service('a', { osId: 'debian-12', osName: 'Debian 12 (Bookworm)' })], [service('a')])).toEqual([
+			['specsChanged', 'a', { os_id: 'ubuntu-24.04', os_name: 'Ubuntu 24.04 LTS' }],
+		]);
 	});
 
 	it('a new display name of the same OS id is no event, but the stored name follows it', () => {
@@ -168,9 +149,9 @@ describe('diffServices: each event alone', () => {
 	});
 
 	it('without OS ids, the OS is compared by name', () => {
-		expect(
-			summary([service('a', { osId: null, osName: 'Debian 12' })], [service('a', { osId: null, osName: 'Debian 11' })]),
-		).toEqual([['specsChanged', 'a', { os_id: null, os_name: 'Debian 11' }]]);
+		expect(summary([service('a', { osId: null, osName: 'Debian 12' })], [service('a', { osId: null, osName: 'Debian 11' })])).toEqual([
+			['specsChanged', 'a', { os_id: null, os_name: 'Debian 11' }],
+		]);
 	});
 
 	it('specs that appear or disappear count as changes (null <-> number)', () => {
@@ -179,11 +160,7 @@ describe('diffServices: each event alone', () => {
 	});
 
 	it('removed: the last known service, no record, previous null, and pruned from the state', () => {
-		const result = diffServices(
-			baseline([service('a'), service('gone', { status: 'suspended', vcores: 8 })]),
-			[service('a')],
-			ALL,
-		);
+		const result = diffServices(baseline([service('a'), service('gone', { status: 'suspended', vcores: 8 })]), [service('a')], ALL);
 		expect(result.events).toEqual([
 			{
 				event: 'removed',
@@ -325,13 +302,19 @@ describe('diffServices: filters', () => {
 	it('a service leaving the filter is reported once by the change that moved it out, then is silent', () => {
 		const options = withFilters({ status: 'active' });
 		// active -> suspended: leaves the "active" filter; reported because it matched before.
-		const left = diffServices(baseline(before), [before[0], service('db-1', { name: 'db-01.acme', status: 'suspended' }), before[2]], options);
-		expect(left.events.map((e) => [e.event, e.id_service, e.previous])).toEqual([
-			['statusChanged', 'db-1', { status: 'active' }],
-		]);
+		const left = diffServices(
+			baseline(before),
+			[before[0], service('db-1', { name: 'db-01.acme', status: 'suspended' }), before[2]],
+			options,
+		);
+		expect(left.events.map((e) => [e.event, e.id_service, e.previous])).toEqual([['statusChanged', 'db-1', { status: 'active' }]]);
 		// It stays in the state: outside the filter its spec changes and its removal are not reported...
 		expect(left.snapshot.has('db-1')).toBe(true);
-		const resized = diffServices(left.snapshot, [before[0], service('db-1', { name: 'db-01.acme', status: 'suspended', ram: 64 }), before[2]], options);
+		const resized = diffServices(
+			left.snapshot,
+			[before[0], service('db-1', { name: 'db-01.acme', status: 'suspended', ram: 64 }), before[2]],
+			options,
+		);
 		expect(resized.events).toEqual([]);
 		expect(resized.changed).toBe(true);
 		const gone = diffServices(resized.snapshot, [before[0], before[2]], options);
@@ -343,9 +326,7 @@ describe('diffServices: filters', () => {
 		const options = withFilters({ status: 'active' });
 		const suspended = [service('a', { status: 'suspended' })];
 		const result = diffServices(baseline(suspended), [service('a', { status: 'active' })], options);
-		expect(result.events.map((e) => [e.event, e.id_service, e.previous])).toEqual([
-			['statusChanged', 'a', { status: 'suspended' }],
-		]);
+		expect(result.events.map((e) => [e.event, e.id_service, e.previous])).toEqual([['statusChanged', 'a', { status: 'suspended' }]]);
 	});
 
 	it('"notify when a service becomes suspended": Status filter "suspended" + Status Changed', () => {
@@ -355,9 +336,7 @@ describe('diffServices: filters', () => {
 			[service('a', { status: 'suspended' }), service('b'), service('c', { status: 'active' })],
 			options,
 		);
-		expect(result.events.map((e) => [e.id_service, e.previous, e.service.status])).toEqual([
-			['a', { status: 'active' }, 'suspended'],
-		]);
+		expect(result.events.map((e) => [e.id_service, e.previous, e.service.status])).toEqual([['a', { status: 'active' }, 'suspended']]);
 	});
 
 	it('a removed service is matched as it was last seen', () => {
@@ -468,16 +447,7 @@ describe('state: compact format in static data', () => {
 	it('stores every declared field in declaration order; missing fields become null', () => {
 		const stored = (record: ServiceRecord) => storedValuesOf(simplifyServiceRecord(record));
 		expect(stored({ id_service: 'x' })).toEqual([null, null, null, null, null, null, null, null]);
-		expect(stored(service('x'))).toEqual([
-			'x.example.net',
-			'Alias of x',
-			'active',
-			'ubuntu-24.04',
-			'Ubuntu 24.04 LTS',
-			2,
-			4,
-			80,
-		]);
+		expect(stored(service('x'))).toEqual(['x.example.net', 'Alias of x', 'active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80]);
 	});
 
 	it('reads the state of version 0.1.0 (stateVersion 1, 8-slot tuples) without a new baseline', () => {
@@ -504,7 +474,9 @@ describe('state: compact format in static data', () => {
 		const staticData: Record<string, unknown> = JSON.parse(JSON.stringify(v1));
 		writeSnapshot(staticData as never, result.snapshot, 'cred-1');
 		expect(staticData.stateVersion).toBe(3);
-		expect(readSnapshot(staticData as never, 'cred-1')?.snapshot.get('a')).toEqual(storedValuesOf(simplifyServiceRecord(service('a', { status: 'suspended', hd: 100 }))));
+		expect(readSnapshot(staticData as never, 'cred-1')?.snapshot.get('a')).toEqual(
+			storedValuesOf(simplifyServiceRecord(service('a', { status: 'suspended', hd: 100 }))),
+		);
 	});
 
 	it('a field the state does not know (stored by an older version) is unknown: never a change, null in a removed service', () => {
@@ -556,11 +528,15 @@ describe('state: a damaged entry is dropped, the others kept (issue 24)', () => 
 		expect(shown(read?.damage?.message)).toBe(
 			`The trigger's saved state is damaged: 1 of its 3 entries cannot be read (the entry of "c" is the text "active", not a list of 8 values); the trigger dropped it and kept the rest`,
 		);
-		expect(shown(read?.damage?.description)).toMatch(/^The changes of the other services are reported as usual\. A dropped entry's service that is still listed is remembered again from this poll with its current values, without an event: a change or removal of it since the last good poll is not reported\. Nothing needs doing/);
+		expect(shown(read?.damage?.description)).toMatch(
+			/^The changes of the other services are reported as usual\. A dropped entry's service that is still listed is remembered again from this poll with its current values, without an event: a change or removal of it since the last good poll is not reported\. Nothing needs doing/,
+		);
 	});
 
 	it('many damaged: the first three named, then the count of the others, thousands separated', () => {
-		const damaged = Object.fromEntries(Array.from({ length: 1234 }, (_, i) => [`d${i}`, i % 2 === 0 ? null : [null, null, null, null, null, true, null, null]]));
+		const damaged = Object.fromEntries(
+			Array.from({ length: 1234 }, (_, i) => [`d${i}`, i % 2 === 0 ? null : [null, null, null, null, null, true, null, null]]),
+		);
 		const read = readSnapshot(stateWith([service('a'), service('b')], damaged), 'cred-1');
 		expect(read?.dropped.size).toBe(1234);
 		expect(shown(read?.damage?.message)).toBe(
@@ -569,7 +545,11 @@ describe('state: a damaged entry is dropped, the others kept (issue 24)', () => 
 	});
 
 	it('in a state of version 0.1.0 too, the value named by its field', () => {
-		const v1 = { stateVersion: 1, credentialId: 'cred-1', services: { a: ['active', null, null, 2, 4, 80, 'a', 'A'], b: ['active', null, null, '2', 4, 80, 'b', 'B'] } };
+		const v1 = {
+			stateVersion: 1,
+			credentialId: 'cred-1',
+			services: { a: ['active', null, null, 2, 4, 80, 'a', 'A'], b: ['active', null, null, '2', 4, 80, 'b', 'B'] },
+		};
 		const read = readSnapshot(v1, 'cred-1');
 		expect([...(read?.snapshot.keys() ?? [])]).toEqual(['a']);
 		expect(shown(read?.damage?.message)).toMatch(/\(the vcores of "b" is the text "2", not a number\)/);
@@ -600,49 +580,73 @@ describe('state: a damaged entry is dropped, the others kept (issue 24)', () => 
 
 	it('property: the events are those of the state without the damaged entries, over the listing without their services', () => {
 		const ids = ['a', 'b', 'c', 'd', 'e', 'f', '__proto__', 'constructor'];
-		const fields = fc.record({ status: fc.constantFrom('active', 'suspended'), ram: fc.constantFrom(4, 8), name: fc.constantFrom('x', 'y') });
-		const wrongFor = (index: number) => (FIELDS[index].endsWith('_gb') || FIELDS[index] === 'vcores' ? fc.oneof(fc.string(), fc.boolean(), fc.constant({})) : fc.oneof(fc.integer(), fc.boolean(), fc.constant([])));
+		const fields = fc.record({
+			status: fc.constantFrom('active', 'suspended'),
+			ram: fc.constantFrom(4, 8),
+			name: fc.constantFrom('x', 'y'),
+		});
+		const wrongFor = (index: number) =>
+			FIELDS[index].endsWith('_gb') || FIELDS[index] === 'vcores'
+				? fc.oneof(fc.string(), fc.boolean(), fc.constant({}))
+				: fc.oneof(fc.integer(), fc.boolean(), fc.constant([]));
 		const damage = fc.oneof(
 			fc.oneof(fc.constant(null), fc.string(), fc.integer(), fc.boolean(), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 })),
 			fc.array(fc.jsonValue(), { maxLength: 12 }).filter((list) => list.length !== FIELDS.length),
 			fc.integer({ min: 0, max: FIELDS.length - 1 }).chain((index) => wrongFor(index).map((wrong) => ({ index, wrong }))),
 		);
-		const entry = fc.record({ before: fc.oneof(fc.constant(undefined), fields, damage.map((value) => ({ damage: value }))), now: fc.option(fields, { nil: undefined }) });
+		const entry = fc.record({
+			before: fc.oneof(
+				fc.constant(undefined),
+				fields,
+				damage.map((value) => ({ damage: value })),
+			),
+			now: fc.option(fields, { nil: undefined }),
+		});
 		fc.assert(
-			fc.property(fc.array(entry, { minLength: ids.length, maxLength: ids.length }), fc.shuffledSubarray(ids, { minLength: ids.length }), (entries, order) => {
-				const valid: ServiceRecord[] = [];
-				const damagedIds = new Set<string>();
-				const services: Array<[string, unknown]> = [];
-				order.forEach((id, i) => {
-					const before = entries[i].before;
-					if (before === undefined) return;
-					if (!('damage' in before)) {
-						valid.push(service(id, before));
-						services.push([id, storedValuesOf(simplifyServiceRecord(service(id, before)))]);
-						return;
-					}
-					damagedIds.add(id);
-					const value = before.damage as { index?: number; wrong?: unknown };
-					if (typeof value === 'object' && value !== null && typeof value.index === 'number' && 'wrong' in value) {
-						const list: unknown[] = [...storedValuesOf(simplifyServiceRecord(service(id)))];
-						list[value.index] = value.wrong;
-						services.push([id, list]);
-					} else {
-						services.push([id, before.damage]);
-					}
-				});
-				// As n8n loads it from its database (an id such as "__proto__" is an own key there).
-				const state = JSON.parse(JSON.stringify({ stateVersion: 2, credentialId: 'cred-1', fields: FIELDS, services: Object.fromEntries(services) }));
-				const now = order.flatMap((id, i) => (entries[i].now === undefined ? [] : [service(id, entries[i].now)]));
-				const read = readSnapshot(state, 'cred-1');
-				expect(new Set(read?.dropped)).toEqual(damagedIds);
-				const result = diffServices(read?.snapshot, now, { ...ALL, dropped: read?.dropped });
-				const clean = diffServices(baseline(valid), now.filter((record) => !damagedIds.has(record.id_service)), ALL);
-				expect(result.events).toEqual(clean.events);
-				expect(result.removedCount).toBe(clean.removedCount);
-				expect(result.changed).toBe(clean.changed || damagedIds.size > 0);
-				expect(result.snapshot).toStrictEqual(baseline(now));
-			}),
+			fc.property(
+				fc.array(entry, { minLength: ids.length, maxLength: ids.length }),
+				fc.shuffledSubarray(ids, { minLength: ids.length }),
+				(entries, order) => {
+					const valid: ServiceRecord[] = [];
+					const damagedIds = new Set<string>();
+					const services: Array<[string, unknown]> = [];
+					order.forEach((id, i) => {
+						const before = entries[i].before;
+						if (before === undefined) return;
+						if (!('damage' in before)) {
+							valid.push(service(id, before));
+							services.push([id, storedValuesOf(simplifyServiceRecord(service(id, before)))]);
+							return;
+						}
+						damagedIds.add(id);
+						const value = before.damage as { index?: number; wrong?: unknown };
+						if (typeof value === 'object' && value !== null && typeof value.index === 'number' && 'wrong' in value) {
+							const list: unknown[] = [...storedValuesOf(simplifyServiceRecord(service(id)))];
+							list[value.index] = value.wrong;
+							services.push([id, list]);
+						} else {
+							services.push([id, before.damage]);
+						}
+					});
+					// As n8n loads it from its database (an id such as "__proto__" is an own key there).
+					const state = JSON.parse(
+						JSON.stringify({ stateVersion: 2, credentialId: 'cred-1', fields: FIELDS, services: Object.fromEntries(services) }),
+					);
+					const now = order.flatMap((id, i) => (entries[i].now === undefined ? [] : [service(id, entries[i].now)]));
+					const read = readSnapshot(state, 'cred-1');
+					expect(new Set(read?.dropped)).toEqual(damagedIds);
+					const result = diffServices(read?.snapshot, now, { ...ALL, dropped: read?.dropped });
+					const clean = diffServices(
+						baseline(valid),
+						now.filter((record) => !damagedIds.has(record.id_service)),
+						ALL,
+					);
+					expect(result.events).toEqual(clean.events);
+					expect(result.removedCount).toBe(clean.removedCount);
+					expect(result.changed).toBe(clean.changed || damagedIds.size > 0);
+					expect(result.snapshot).toStrictEqual(baseline(now));
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
@@ -698,7 +702,16 @@ describe('formatEvent', () => {
 			redelivered: false,
 		});
 		// Keys in this order: the documented item (docs/trigger.md).
-		expect(Object.keys(formatEvent(event, { ...delivery, redelivered: true }, true))).toEqual(['event', 'id_service', 'service', 'previous', 'detectedAt', 'eventId', 'seq', 'redelivered']);
+		expect(Object.keys(formatEvent(event, { ...delivery, redelivered: true }, true))).toEqual([
+			'event',
+			'id_service',
+			'service',
+			'previous',
+			'detectedAt',
+			'eventId',
+			'seq',
+			'redelivered',
+		]);
 	});
 
 	it('with Simplify off, the record exactly as the API sent it', () => {
@@ -753,9 +766,7 @@ describe('buildTestEvent (Fetch test event)', () => {
 	];
 
 	it('an empty listing is a clear error', () => {
-		expect(() => buildTestEvent(undefined, [], ALL)).toThrow(
-			'There are no services in the account to build a test event from',
-		);
+		expect(() => buildTestEvent(undefined, [], ALL)).toThrow('There are no services in the account to build a test event from');
 	});
 
 	it('no service matching the filters is a clear error', () => {

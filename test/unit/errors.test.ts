@@ -6,7 +6,12 @@ import { shown, shownText } from '../harness/text';
 import { describeHttpStatus, describeRedirect, describeRetryTooLong } from '../../nodes/shared/transport/httpErrors';
 import { foreignUrl } from '../../nodes/shared/transport/quotedUrl';
 import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/transport/retryAfter';
-import { describeDeadline, describeTransportFailure, describeUnusableBody, isTlsErrorCode } from '../../nodes/shared/transport/transportErrors';
+import {
+	describeDeadline,
+	describeTransportFailure,
+	describeUnusableBody,
+	isTlsErrorCode,
+} from '../../nodes/shared/transport/transportErrors';
 import { makeRedactor } from '../../nodes/shared/text/redact';
 
 const url = foreignUrl('https://api.example.com/v2026/services').quoted;
@@ -17,7 +22,11 @@ describe('describeHttpStatus', () => {
 		[400, 'The platform rejected the request as invalid (HTTP 400)', /Check the Base URL/],
 		[401, 'The platform rejected the API key (HTTP 401)', /Generate a new API key in the account panel/],
 		[403, 'The API key is not allowed to list services (HTTP 403)', /permissions in the account panel/],
-		[404, 'The platform found nothing at the address used to list services (HTTP 404)', /Check the Base URL.*requested https:\/\/api\.example\.com\/v2026\/services/],
+		[
+			404,
+			'The platform found nothing at the address used to list services (HTTP 404)',
+			/Check the Base URL.*requested https:\/\/api\.example\.com\/v2026\/services/,
+		],
 		[405, 'The address does not allow the request to list services (HTTP 405)', /Check the Base URL/],
 		[408, 'The platform gave up waiting for the request (HTTP 408)', /Retry On Fail/],
 		[409, 'The platform refused the request (HTTP 409)', /does not describe this answer/],
@@ -78,7 +87,11 @@ describe('describeTransportFailure', () => {
 		['ECONNABORTED', 'The platform did not answer within 30 s', /Raise "Timeout"/],
 		['EHOSTUNREACH', 'The host api.example.com is unreachable', /network route/],
 		['ERR_CANCELED', 'The request was cancelled', /execution was stopped/],
-		['DEPTH_ZERO_SELF_SIGNED_CERT', 'The TLS certificate of api.example.com was not accepted', /self-signed, expired, or issued for another host/],
+		[
+			'DEPTH_ZERO_SELF_SIGNED_CERT',
+			'The TLS certificate of api.example.com was not accepted',
+			/self-signed, expired, or issued for another host/,
+		],
 		['ERR_TLS_CERT_ALTNAME_INVALID', 'The TLS certificate of api.example.com was not accepted', /never sent over an unverified connection/],
 		['EWEIRD', 'The request to api.example.com failed (EWEIRD)', /Check the Base URL/],
 		[undefined, 'The request to api.example.com failed', /Check the Base URL/],
@@ -108,10 +121,30 @@ describe('time limits: each text names the limit that fired and what to raise (o
 	const inPoll = (fromN8n: boolean) => ({ timeoutMs: 30_000, listingTimeMs: 32_400, pollBudget: { budgetMs: 36_000, fromN8n } });
 
 	test.each([
-		['request', limits, 'The platform did not answer within 30 s', /for one request \(on page 4, after 3 page\(s\)\)\. Raise "Timeout" under Options/],
-		['listing', limits, 'The listing did not finish within the Listing Time Limit (30 min)', /after 30 min \(on page 4, after 3 page\(s\)\)\. Raise "Listing Time Limit" under Options/],
-		['listing', inPoll(true), "The platform did not answer within n8n's poll budget (32.4 s of 36 s used)", /^n8n gives each trigger poll 36 s, .*Raising "Timeout" or "Listing Time Limit" does not help.*ask the n8n administrator/],
-		['listing', inPoll(false), 'The platform did not answer within the time for one poll (32.4 s of 36 s used)', /^This n8n sets no time for a poll; .*Raising "Timeout" or "Listing Time Limit" does not help.*poll less often\.$/],
+		[
+			'request',
+			limits,
+			'The platform did not answer within 30 s',
+			/for one request \(on page 4, after 3 page\(s\)\)\. Raise "Timeout" under Options/,
+		],
+		[
+			'listing',
+			limits,
+			'The listing did not finish within the Listing Time Limit (30 min)',
+			/after 30 min \(on page 4, after 3 page\(s\)\)\. Raise "Listing Time Limit" under Options/,
+		],
+		[
+			'listing',
+			inPoll(true),
+			"The platform did not answer within n8n's poll budget (32.4 s of 36 s used)",
+			/^n8n gives each trigger poll 36 s, .*Raising "Timeout" or "Listing Time Limit" does not help.*ask the n8n administrator/,
+		],
+		[
+			'listing',
+			inPoll(false),
+			'The platform did not answer within the time for one poll (32.4 s of 36 s used)',
+			/^This n8n sets no time for a poll; .*Raising "Timeout" or "Listing Time Limit" does not help.*poll less often\.$/,
+		],
 	] as const)('describeDeadline: the %s bound, %o', (bound, given, message, description) => {
 		const said = shownText(describeDeadline({ bound, limits: given, pagesRead: 3, host, action }));
 		expect(said.message).toBe(message);
@@ -120,13 +153,33 @@ describe('time limits: each text names the limit that fired and what to raise (o
 	});
 
 	test('describeDeadline on the first page says so', () => {
-		expect(shownText(describeDeadline({ bound: 'request', limits, pagesRead: 0, host, action })).description).toContain('(on the first page)');
+		expect(shownText(describeDeadline({ bound: 'request', limits, pagesRead: 0, host, action })).description).toContain(
+			'(on the first page)',
+		);
 	});
 
 	test.each([
-		[60_000, 1_000_000, limits, /, longer than a retry may wait \(the Timeout, 30 s\)$/, /^A retry waits at most the Timeout \(30 s\), so the node did not wait\..*raise "Timeout" under Options above the wait/],
-		[20_000, 5_000, limits, /, longer than the time left$/, /^Only 5 s of the Listing Time Limit \(30 min\) were left, so the node did not wait\..*raise "Listing Time Limit" under Options\.$/],
-		[20_000, 5_000, inPoll(true), /, longer than the time left$/, /^Only 5 s of the time for this poll \(32\.4 s, within the poll's budget of 36 s\) were left.*set the trigger's Poll Times further apart\.$/],
+		[
+			60_000,
+			1_000_000,
+			limits,
+			/, longer than a retry may wait \(the Timeout, 30 s\)$/,
+			/^A retry waits at most the Timeout \(30 s\), so the node did not wait\..*raise "Timeout" under Options above the wait/,
+		],
+		[
+			20_000,
+			5_000,
+			limits,
+			/, longer than the time left$/,
+			/^Only 5 s of the Listing Time Limit \(30 min\) were left, so the node did not wait\..*raise "Listing Time Limit" under Options\.$/,
+		],
+		[
+			20_000,
+			5_000,
+			inPoll(true),
+			/, longer than the time left$/,
+			/^Only 5 s of the time for this poll \(32\.4 s, within the poll's budget of 36 s\) were left.*set the trigger's Poll Times further apart\.$/,
+		],
 	] as const)('describeRetryTooLong: a wait of %p ms with %p ms left', (waitMs, remainingMs, given, ending, description) => {
 		const said = shownText(describeRetryTooLong({ status: 429, waitMs, remainingMs, limits: given }));
 		expect(said.message).toMatch(/^The platform asks to wait [\d.]+ (s|min) \(HTTP 429\), longer than /);
@@ -190,7 +243,9 @@ describe('Retry-After is read as RFC 9110 says, capped, and never shown as nonse
 		expect(describeRetryAfter('-5', now)).toBeUndefined();
 		expect(describeRetryAfter('1e23', now)).toBeUndefined();
 		expect(shown(describeRetryAfter('99999999999999999999', now))).toBe('24 h or more');
-		expect(shownText(describeHttpStatus(429, { url, action, retryAfter: '-5' })).message).toBe('The platform is rate limiting requests (HTTP 429)');
+		expect(shownText(describeHttpStatus(429, { url, action, retryAfter: '-5' })).message).toBe(
+			'The platform is rate limiting requests (HTTP 429)',
+		);
 	});
 });
 
@@ -198,7 +253,10 @@ describe('toNodeError: the one way our errors become n8n errors', () => {
 	const node = { id: 'n', name: 'Services', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 	const redact = makeRedactor('sk-secret-0123456789');
 	test('a DescribedError keeps its wording (even with a Node error code inside), its foreign parts redacted, and carries itemIndex', () => {
-		const described = new DescribedError(text`Host deepermind ${foreign('sk-secret-0123456789')}`, text`fix ${foreign('x sk-secret-0123456789')}`);
+		const described = new DescribedError(
+			text`Host deepermind ${foreign('sk-secret-0123456789')}`,
+			text`fix ${foreign('x sk-secret-0123456789')}`,
+		);
 		// The Error's own message leaves the foreign part out: nothing foreign can escape through it.
 		expect(described.message).toBe('Host deepermind …');
 		const error = toNodeError(node, described, { itemIndex: 3, redact });
@@ -216,7 +274,9 @@ describe('toNodeError: the one way our errors become n8n errors', () => {
 		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '503', message: 'm', description: 'd' });
 	});
 	test('an n8n error from elsewhere is foreign text whole: redacted and bounded; one this function built passes as it is', () => {
-		const outside = new NodeOperationError(node, `n8n says ${'x'.repeat(1000)} sk-secret-0123456789`, { description: 'sk-secret-0123456789' });
+		const outside = new NodeOperationError(node, `n8n says ${'x'.repeat(1000)} sk-secret-0123456789`, {
+			description: 'sk-secret-0123456789',
+		});
 		const error = toNodeError(node, outside, { itemIndex: 2, redact });
 		expect(error.message.length).toBeLessThanOrEqual(300);
 		expect(error.message).toMatch(/^n8n says x+…$/);

@@ -186,13 +186,15 @@ describe('Timeout is per request, Listing Time Limit the whole listing', () => {
 		const life = await lived;
 		console.info(`trickling server, Timeout 1500 ms: stopped after ${elapsed} ms (the request lived ${life} ms at the server)`);
 		expect(result.error).toMatchObject({ message: 'The platform did not answer within 1.5 s', context: { itemIndex: 0 } });
-		expect(result.error?.description).toMatch(/after 1\.5 s for one request \(on the first page\)\. Raise "Timeout" under Options \(the time for each request/);
+		expect(result.error?.description).toMatch(
+			/after 1\.5 s for one request \(on the first page\)\. Raise "Timeout" under Options \(the time for each request/,
+		);
 		expect(elapsed).toBeGreaterThanOrEqual(1400);
 		expect(life).toBeLessThan(1500 + 750);
 		expectNoKey(result);
 	});
 
-	test('the trigger is cut within n8n\'s poll budget even when Timeout is longer', async () => {
+	test("the trigger is cut within n8n's poll budget even when Timeout is longer", async () => {
 		const server = await startServer();
 		const { trickle, lived } = trickling();
 		server.script(trickle);
@@ -204,7 +206,9 @@ describe('Timeout is per request, Listing Time Limit the whole listing', () => {
 		const life = await lived;
 		console.info(`trickling server, poll budget 1000 ms: stopped after ${elapsed} ms (the request lived ${life} ms at the server)`);
 		expect(tick.error?.message).toBe("The platform did not answer within n8n's poll budget (900 ms of 1 s used)");
-		expect((tick.error as { description?: string })?.description).toMatch(/n8n gives each trigger poll 1 s.*Raising "Timeout" or "Listing Time Limit" does not help/);
+		expect((tick.error as { description?: string })?.description).toMatch(
+			/n8n gives each trigger poll 1 s.*Raising "Timeout" or "Listing Time Limit" does not help/,
+		);
 		expect(life).toBeLessThan(1000 + 500);
 		expectNoKey(JSON.stringify({ message: tick.error?.message, description: (tick.error as { description?: string })?.description }));
 	});
@@ -326,14 +330,19 @@ describe('clear words', () => {
 	test('https to a plain-http port names the protocol mismatch', async () => {
 		const server = await startServer();
 		const result = await run(`https://127.0.0.1:${server.port}`);
-		expect(result.error?.message).toBe(`Could not start a secure connection to 127.0.0.1:${server.port}: it does not speak https on that port`);
+		expect(result.error?.message).toBe(
+			`Could not start a secure connection to 127.0.0.1:${server.port}: it does not speak https on that port`,
+		);
 		expect(result.error?.description).toMatch(/Check the scheme and port of the Base URL/);
 	});
 
 	test.each(['99999', '0', '123456789012'])('port %s is named as a port that does not exist', async (port) => {
 		const result = await run(`https://api.example.com:${port}`);
 		const shown = port.length > 6 ? `${port.slice(0, 6)}…` : port;
-		expect(result.error).toMatchObject({ name: 'NodeOperationError', message: `The credential's Base URL has port ${shown}, which does not exist` });
+		expect(result.error).toMatchObject({
+			name: 'NodeOperationError',
+			message: `The credential's Base URL has port ${shown}, which does not exist`,
+		});
 		expect(result.error?.description).toMatch(/from 1 to 65535/);
 	});
 
@@ -368,7 +377,12 @@ describe('clear words', () => {
 
 	test.each([
 		['invalid UTF-8', 'application/json', Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d]), 'The answer is not valid utf-8 text'],
-		['an unknown charset', 'application/json; charset=klingon', Buffer.from('[]'), 'The answer uses a character set the node cannot read ("klingon")'],
+		[
+			'an unknown charset',
+			'application/json; charset=klingon',
+			Buffer.from('[]'),
+			'The answer uses a character set the node cannot read ("klingon")',
+		],
 	])('%s is refused with clear words', async (_name, contentType, body, message) => {
 		const server = await startServer();
 		server.script((_req, res) => {
@@ -385,7 +399,9 @@ describe('error bodies are decoded like success bodies', () => {
 		const server = await startServer();
 		server.script((_req, res) => {
 			res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' });
-			res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ message: 'Plan does not include API access' }))]));
+			res.end(
+				Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ message: 'Plan does not include API access' }))]),
+			);
 		});
 		const result = await run(server.origin);
 		expect(result.error?.description).toContain('The platform said: "Plan does not include API access"');
@@ -455,8 +471,16 @@ describe('the key: trimmed, checked, and in no text in any form', () => {
 	test.each([
 		['empty', '   ', 'The credential has no API Key'],
 		['holding the Base URL (fields swapped)', 'https://api.example.com', "The credential's API Key holds a web address, not a key"],
-		['with a non-Latin-1 character', `${KEY}\u2013x`, "The credential's API Key contains a character a request header cannot carry (U+2013 at position 33)"],
-		['with a control character inside', `${KEY.slice(0, 5)}\u0007${KEY.slice(5)}`, "The credential's API Key contains a character a request header cannot carry (U+0007 at position 6)"],
+		[
+			'with a non-Latin-1 character',
+			`${KEY}\u2013x`,
+			"The credential's API Key contains a character a request header cannot carry (U+2013 at position 33)",
+		],
+		[
+			'with a control character inside',
+			`${KEY.slice(0, 5)}\u0007${KEY.slice(5)}`,
+			"The credential's API Key contains a character a request header cannot carry (U+0007 at position 6)",
+		],
 	])('an API Key %s is a credential error before anything is sent', async (_name, apiKey, message) => {
 		const server = await startServer();
 		const result = await run(server.origin, {}, apiKey);

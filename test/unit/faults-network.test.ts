@@ -173,7 +173,6 @@ async function expectEveryItemFails(baseUrl: string, expected: Expected, params?
 	expectNoKey(continued);
 }
 
-
 beforeAll(() => {
 	loadCertificates();
 });
@@ -244,7 +243,10 @@ describe('transport failures', () => {
 			neverAnswer,
 			({ port }) => ({
 				message: 'The platform did not answer within 300 ms',
-				description: [`The node stopped waiting for 127.0.0.1:${port} to list services after 300 ms for one request (on the first page)`, 'Raise "Timeout" under Options (the time for each request'],
+				description: [
+					`The node stopped waiting for 127.0.0.1:${port} to list services after 300 ms for one request (on the first page)`,
+					'Raise "Timeout" under Options (the time for each request',
+				],
 			}),
 			{ options: { timeout: 300 } },
 		);

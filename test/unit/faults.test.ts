@@ -166,8 +166,7 @@ describe('HTTP error statuses', () => {
 		},
 		{
 			name: '401 (the server echoes the key back)',
-			reply: (i) =>
-				i.reply(401, errorBody(`API key ${KEY} is invalid`), { ...JSON_TYPE, 'WWW-Authenticate': 'Bearer' }),
+			reply: (i) => i.reply(401, errorBody(`API key ${KEY} is invalid`), { ...JSON_TYPE, 'WWW-Authenticate': 'Bearer' }),
 			message: 'The platform rejected the API key (HTTP 401)',
 			description: [
 				'The key is wrong, expired or revoked. Generate a new API key in the account panel of the platform',
@@ -416,11 +415,9 @@ describe('bodies the node cannot use (HTTP 200)', () => {
 		notAList('-0.5', 'a decimal number'),
 		notAList('true', 'a boolean'),
 		notAList('"services"', 'a string'),
-		notAList(
-			'{"rows":[],"continuation":"c2"}',
-			'an object with key(s) rows (array of 0), continuation (string)',
-			['The answer looks paginated in a way the node does not know ("continuation")'],
-		),
+		notAList('{"rows":[],"continuation":"c2"}', 'an object with key(s) rows (array of 0), continuation (string)', [
+			'The answer looks paginated in a way the node does not know ("continuation")',
+		]),
 		{
 			name: 'JSON {"data":[],"continuation":"c2"}',
 			reply: (i) => i.reply(200, '{"data":[],"continuation":"c2"}', JSON_TYPE),
@@ -444,12 +441,7 @@ describe('a record with the wrong types', () => {
 		return JSON.stringify(records);
 	};
 	const id = generateServices(3, 3)[1].id_service;
-	const wrongType = (
-		name: string,
-		mutate: (record: Record<string, any>) => void,
-		field: string,
-		withId = true,
-	): FaultCase => ({
+	const wrongType = (name: string, mutate: (record: Record<string, any>) => void, field: string, withId = true): FaultCase => ({
 		name,
 		reply: (i) => i.reply(200, listingWith(mutate), JSON_TYPE),
 		message: `Service record #2 of 3${withId ? ` (id_service "${id}")` : ''} does not match the documented schema`,
@@ -458,12 +450,32 @@ describe('a record with the wrong types', () => {
 	});
 	const specs = (r: Record<string, any>) => r.values.values.service.customize.specifications;
 	faultMatrix([
-		wrongType('vcores as a string', (r) => (specs(r).vcores = '4'), 'values.values.service.customize.specifications.vcores: expected number, received string "4"'),
-		wrongType('vcores as a decimal', (r) => (specs(r).vcores = 2.5), 'values.values.service.customize.specifications.vcores: expected integer, received decimal number 2.5'),
-		wrongType('GB.ram as a boolean', (r) => (specs(r).GB.ram = true), 'values.values.service.customize.specifications.GB.ram: expected number, received boolean true'),
+		wrongType(
+			'vcores as a string',
+			(r) => (specs(r).vcores = '4'),
+			'values.values.service.customize.specifications.vcores: expected number, received string "4"',
+		),
+		wrongType(
+			'vcores as a decimal',
+			(r) => (specs(r).vcores = 2.5),
+			'values.values.service.customize.specifications.vcores: expected integer, received decimal number 2.5',
+		),
+		wrongType(
+			'GB.ram as a boolean',
+			(r) => (specs(r).GB.ram = true),
+			'values.values.service.customize.specifications.GB.ram: expected number, received boolean true',
+		),
 		wrongType('name as a number', (r) => (r.values.values.name = 12), 'values.values.name: expected string, received number 12'),
-		wrongType('status as an object', (r) => (r.values.values.status = { code: 1 }), 'values.values.status: expected string, received object'),
-		wrongType('OS as an array', (r) => (r.values.values.service.customize.OS = []), 'values.values.service.customize.OS: expected object, received array of 0'),
+		wrongType(
+			'status as an object',
+			(r) => (r.values.values.status = { code: 1 }),
+			'values.values.status: expected string, received object',
+		),
+		wrongType(
+			'OS as an array',
+			(r) => (r.values.values.service.customize.OS = []),
+			'values.values.service.customize.OS: expected object, received array of 0',
+		),
 		wrongType('inner values as a string', (r) => (r.values.values = 'x'), 'values.values: expected object, received string "x"'),
 		wrongType('id_service as a number', (r) => (r.id_service = 10015), 'id_service: expected string, received number 10015', false),
 		wrongType('id_service missing', (r) => delete r.id_service, 'id_service: expected string, received nothing (missing)', false),
@@ -558,9 +570,7 @@ describe('huge and deep bodies', () => {
 		record.values.values.service.customize.specifications.vcores = huge;
 		api().reply(200, JSON.stringify([record]), JSON_TYPE);
 		const result = await runNode({ node: servicesNode({}), credentials: { apiKey: KEY, baseUrl: BASE } });
-		expect(result.error?.message).toBe(
-			`Service record #1 of 1 (id_service "${'y'.repeat(79)}…") does not match the documented schema`,
-		);
+		expect(result.error?.message).toBe(`Service record #1 of 1 (id_service "${'y'.repeat(79)}…") does not match the documented schema`);
 		expect(result.error?.description).toBe(
 			`Field values.values.service.customize.specifications.vcores: expected number, received string "${'y'.repeat(39)}…". ${PROVIDER_HINT}`,
 		);
@@ -588,9 +598,7 @@ describe('huge and deep bodies', () => {
 		api().reply(200, '['.repeat(depth) + ']'.repeat(depth), JSON_TYPE);
 		const result = await runNode({ node: servicesNode({}), credentials: { apiKey: KEY, baseUrl: BASE } });
 		expect(result.error?.message).toBe('Service record #1 of 1 does not match the documented schema');
-		expect(result.error?.description).toBe(
-			`Field (the record itself): expected object, received array of 1. ${PROVIDER_HINT}`,
-		);
+		expect(result.error?.description).toBe(`Field (the record itself): expected object, received array of 1. ${PROVIDER_HINT}`);
 	});
 
 	test('100,000 nested objects as the body: a shape error, not a stack overflow', async () => {
@@ -653,7 +661,7 @@ describe('messages that stay clear in corner cases', () => {
 	});
 
 	// A JSON error object with status 200: the message lists the keys but hides what the platform said.
-	test('a JSON error object with status 200 shows the platform\'s message', async () => {
+	test("a JSON error object with status 200 shows the platform's message", async () => {
 		await expectFaultStops({
 			name: 'error object with 200',
 			reply: (i) => i.reply(200, errorBody('The service list could not be loaded.'), JSON_TYPE),

@@ -73,7 +73,9 @@ describe('Get', () => {
 	test('an id that differs only in case is named in the error (case matters in ids)', async () => {
 		const { error } = await get('SRV-7');
 		expect(error?.message).toBe('No service with id_service "SRV-7"');
-		expect(error?.description).toMatch(/^The platform lists 12 service\(s\) and none has this id; "srv-7" differs only in upper\/lower case\. Check the ID/);
+		expect(error?.description).toMatch(
+			/^The platform lists 12 service\(s\) and none has this id; "srv-7" differs only in upper\/lower case\. Check the ID/,
+		);
 	});
 
 	test('with "On Error: Continue" an unknown id is an error item paired to its input; the others still run', async () => {
@@ -160,7 +162,12 @@ describe('"From List": searchServices', () => {
 		await local.close();
 		const base64 = Buffer.from(`Bearer ${KEY}`).toString('base64');
 		local = await startPagedApi(
-			[[serviceRecord({ id: `id-${KEY}`, name: `web ${base64}`, alias: `alias ${KEY.slice(0, 12)}` }), serviceRecord({ id: 'long', name: 'n'.repeat(5000) })]],
+			[
+				[
+					serviceRecord({ id: `id-${KEY}`, name: `web ${base64}`, alias: `alias ${KEY.slice(0, 12)}` }),
+					serviceRecord({ id: 'long', name: 'n'.repeat(5000) }),
+				],
+			],
 			'next',
 		);
 		const { results } = await search();

@@ -60,9 +60,15 @@ describe('1. foreign text is redacted before it is cut: no fragment of the encod
 	// the key across every place the old shortening (at 40, 60, 120, 200 or 300 characters) could cut.
 	const tail = (length: number) => `${'x'.repeat(length)}${BEARER_B64}`;
 	const cases: Array<[string, (pad: number) => Handler[]]> = [
-		['a next-page link to another address', (pad) => [json({ data: [serviceRecord({ id: 'a' })], next: `https://elsewhere.example/${tail(pad + 40)}` })]],
+		[
+			'a next-page link to another address',
+			(pad) => [json({ data: [serviceRecord({ id: 'a' })], next: `https://elsewhere.example/${tail(pad + 40)}` })],
+		],
 		['a duplicate id_service', (pad) => [json([serviceRecord({ id: tail(pad) }), serviceRecord({ id: tail(pad) })])]],
-		['a string where an integer belongs', (pad) => [json([{ id_service: 'a', values: { values: { service: { customize: { specifications: { vcores: tail(pad) } } } } } }])]],
+		[
+			'a string where an integer belongs',
+			(pad) => [json([{ id_service: 'a', values: { values: { service: { customize: { specifications: { vcores: tail(pad) } } } } } }])],
+		],
 		['a key of an unknown answer shape', (pad) => [json({ [tail(pad)]: 1, other: [1] })]],
 		['the message of an error body', (pad) => [json({ message: tail(pad + 120) }, 404)]],
 		['a redirect to another address', (pad) => [json('', 302, { location: `https://elsewhere.example/${tail(pad + 230)}` })]],
@@ -118,13 +124,22 @@ describe("4. the node's own wording is never redacted", () => {
 describe('5. every text a user sees is bounded, whatever the server sends', () => {
 	const huge = (length: number) => 'h'.repeat(length);
 	test.each([
-		['a 200 KB same-origin next link that then fails', (origin: string) => [json({ data: [serviceRecord({ id: 'a' })], next: `${origin}/v2026/services?cursor=${huge(200 * 1024)}` }), json({ message: huge(MB) }, 404)]],
+		[
+			'a 200 KB same-origin next link that then fails',
+			(origin: string) => [
+				json({ data: [serviceRecord({ id: 'a' })], next: `${origin}/v2026/services?cursor=${huge(200 * 1024)}` }),
+				json({ message: huge(MB) }, 404),
+			],
+		],
 		['a 7.8 KB Content-Type on an HTML page', () => [json('<html>login</html>', 200, { 'content-type': `text/html; ${huge(7800)}` })]],
 		['a 1 MB next link to another address', () => [json({ data: [], next: `https://elsewhere.example/${huge(MB)}` })]],
 		['a 60 KB error message in the body', () => [json({ message: `${huge(60 * 1024)} ${KEY}` }, 500)]],
 		['a 1 MB error body (more than the node reads of one)', () => [json({ message: `${huge(MB)} ${KEY}` }, 500)]],
 		['a 1 MB id_service, twice', () => [json([{ id_service: huge(MB) }, { id_service: huge(MB) }])]],
-		['a 1 MB value of the wrong type', () => [json([{ id_service: 'a', values: { values: { service: { customize: { specifications: { vcores: huge(MB) } } } } } }])]],
+		[
+			'a 1 MB value of the wrong type',
+			() => [json([{ id_service: 'a', values: { values: { service: { customize: { specifications: { vcores: huge(MB) } } } } } }])],
+		],
 		['a 1 MB key of an unknown answer shape', () => [json({ [huge(MB)]: 1, other: [1] })]],
 		['a 1 MB header (more than Node.js accepts)', () => [json([], 200, { 'x-padding': huge(MB) })]],
 		['a 15 KB Location to another address', () => [json('', 302, { location: `https://elsewhere.example/${huge(15 * 1024)}` })]],

@@ -73,7 +73,10 @@ describe('import graph', () => {
 		expect(importCycles(g({ a: ['b'], b: ['c'], c: ['a'], d: ['a'] }))).toEqual([['a', 'b', 'c']]);
 		expect(importCycles(g({ a: ['a'], b: [] }))).toEqual([['a']]);
 		expect(importCycles(g({ a: ['b', 'c'], b: ['c'], c: [] }))).toEqual([]);
-		expect(importCycles(g({ a: ['b'], b: ['a'], c: ['d'], d: ['c'] }))).toEqual([['a', 'b'], ['c', 'd']]);
+		expect(importCycles(g({ a: ['b'], b: ['a'], c: ['d'], d: ['c'] }))).toEqual([
+			['a', 'b'],
+			['c', 'd'],
+		]);
 	});
 });
 
@@ -102,20 +105,31 @@ describe('rooms', () => {
 		const g = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges));
 		const rooms = ['a', 'b'];
 		expect(roomOrderBreaks(g({ 'nodes/shared/b/x.ts': ['nodes/shared/a/y.ts', 'nodes/shared/b/z.ts'] }), rooms)).toEqual([]);
-		expect(roomOrderBreaks(g({ 'nodes/shared/a/y.ts': ['nodes/shared/b/x.ts'] }), rooms)).toEqual(['nodes/shared/a/y.ts -> nodes/shared/b/x.ts']);
-		expect(roomOrderBreaks(g({ 'nodes/shared/a/y.ts': ['nodes/Services/n.ts'] }), rooms)).toEqual(['nodes/shared/a/y.ts -> nodes/Services/n.ts']);
+		expect(roomOrderBreaks(g({ 'nodes/shared/a/y.ts': ['nodes/shared/b/x.ts'] }), rooms)).toEqual([
+			'nodes/shared/a/y.ts -> nodes/shared/b/x.ts',
+		]);
+		expect(roomOrderBreaks(g({ 'nodes/shared/a/y.ts': ['nodes/Services/n.ts'] }), rooms)).toEqual([
+			'nodes/shared/a/y.ts -> nodes/Services/n.ts',
+		]);
 	});
 });
 
 describe('Markdown links', () => {
-	const pages = ['README.md', 'CHANGELOG.md', 'e2e/README.md', ...readdirSync(join(REPO_DIR, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+	const pages = [
+		'README.md',
+		'CHANGELOG.md',
+		'e2e/README.md',
+		...readdirSync(join(REPO_DIR, 'docs'))
+			.filter((name) => name.endsWith('.md'))
+			.map((name) => `docs/${name}`),
+	];
 
 	test('every relative link of the README, CHANGELOG, e2e/README and docs/*.md leads to a file and heading', () => {
 		expect(pages.length).toBeGreaterThan(4);
 		expect(pages.flatMap((page) => brokenLinks(page))).toEqual([]);
 	});
 
-	test("anchors are made as GitHub makes them from headings", () => {
+	test('anchors are made as GitHub makes them from headings', () => {
 		expect(headingAnchor('Quick start (two commands)')).toBe('quick-start-two-commands');
 		expect(headingAnchor('Editing in the real editor: `npm run dev`')).toBe('editing-in-the-real-editor-npm-run-dev');
 		expect(headingAnchor('n8n 3.x (Docker only) — NOT TESTED')).toBe('n8n-3x-docker-only--not-tested');

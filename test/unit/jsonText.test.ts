@@ -19,20 +19,25 @@ function spelled(key: string, escapes: number): string {
 	return `${out}"`;
 }
 
-const keyArb = fc.oneof(fc.constantFrom('data', 'next', 'total', 'srv-1', '__proto__', 'a"b', 'x/y', '', 'é', 'next"'), fc.string({ maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 3 }));
-const valueArb = fc.oneof(fc.jsonValue({ maxDepth: 2 }), keyArb.map((key) => ({ [key]: `"${key}"` })), keyArb);
+const keyArb = fc.oneof(
+	fc.constantFrom('data', 'next', 'total', 'srv-1', '__proto__', 'a"b', 'x/y', '', 'é', 'next"'),
+	fc.string({ maxLength: 6 }),
+	fc.string({ unit: 'grapheme', maxLength: 3 }),
+);
+const valueArb = fc.oneof(
+	fc.jsonValue({ maxDepth: 2 }),
+	keyArb.map((key) => ({ [key]: `"${key}"` })),
+	keyArb,
+);
 
 test('a key named twice at the top of an object is found, however spelled; one named once never is', () => {
 	fc.assert(
-		fc.property(
-			fc.array(fc.tuple(keyArb, valueArb, fc.nat(), fc.constantFrom('', ' ', '\n\t ')), { maxLength: 24 }),
-			(entries) => {
-				const text = `{${entries.map(([key, value, escapes, space]) => `${space}${spelled(key, escapes)}${space}:${space}${JSON.stringify(value)}${space}`).join(',')}}`;
-				const seen = new Set<string>();
-				const twice = entries.map(([key]) => key).find((key) => (seen.has(key) ? true : (seen.add(key), false)));
-				expect(repeatedTopLevelKey(text, Object.keys(JSON.parse(text) as object))).toBe(twice);
-			},
-		),
+		fc.property(fc.array(fc.tuple(keyArb, valueArb, fc.nat(), fc.constantFrom('', ' ', '\n\t ')), { maxLength: 24 }), (entries) => {
+			const text = `{${entries.map(([key, value, escapes, space]) => `${space}${spelled(key, escapes)}${space}:${space}${JSON.stringify(value)}${space}`).join(',')}}`;
+			const seen = new Set<string>();
+			const twice = entries.map(([key]) => key).find((key) => (seen.has(key) ? true : (seen.add(key), false)));
+			expect(repeatedTopLevelKey(text, Object.keys(JSON.parse(text) as object))).toBe(twice);
+		}),
 		{ numRuns: 2000 },
 	);
 });
@@ -51,15 +56,30 @@ const BIG = fc.oneof(
 	fc.constantFrom(2n ** 53n, 2n ** 53n - 1n, 10n ** 19n, 12345678901234567890n, -9007199254740993n),
 );
 const treeArb = fc.letrec((tie) => ({
-	node: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 0 }), BIG, fc.constant('1234567890123456789012'), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(keyArb, tie('node'), { maxKeys: 4 })),
+	node: fc.oneof(
+		{ depthSize: 'small' },
+		fc.jsonValue({ maxDepth: 0 }),
+		BIG,
+		fc.constant('1234567890123456789012'),
+		fc.array(tie('node'), { maxLength: 4 }),
+		fc.dictionary(keyArb, tie('node'), { maxKeys: 4 }),
+	),
 })).node;
 
 test('every integer JSON.parse cannot hold exactly comes back as its exact digits; everything else as parsed', () => {
 	fc.assert(
 		fc.property(treeArb, fc.constantFrom(0, 2, '\t'), (tree, indent) => {
 			const bigs: bigint[] = [];
-			const text = JSON.stringify(tree, (_key, value: unknown) => (typeof value === 'bigint' ? `@@${bigs.push(value) - 1}@@` : value), indent).replace(/"@@(\d+)@@"/g, (_m, n: string) => String(bigs[Number(n)]));
-			const expected = JSON.parse(JSON.stringify(tree, (_key, value: unknown) => (typeof value === 'bigint' ? (String(Number(value)) === String(value) ? Number(value) : String(value)) : value))) as unknown;
+			const text = JSON.stringify(
+				tree,
+				(_key, value: unknown) => (typeof value === 'bigint' ? `@@${bigs.push(value) - 1}@@` : value),
+				indent,
+			).replace(/"@@(\d+)@@"/g, (_m, n: string) => String(bigs[Number(n)]));
+			const expected = JSON.parse(
+				JSON.stringify(tree, (_key, value: unknown) =>
+					typeof value === 'bigint' ? (String(Number(value)) === String(value) ? Number(value) : String(value)) : value,
+				),
+			) as unknown;
 			expect(keepExactIntegers(JSON.parse(text), text)).toEqual(expected);
 		}),
 		{ numRuns: 2000 },

@@ -50,7 +50,10 @@ describe('scripts/lib/leftovers.mjs', () => {
 			child.unref(); child.stdout.destroy();
 			pid = child.pid;
 		`);
-		expect(lines).toEqual([expect.stringMatching(new RegExp(`^process ${pid} listening on \\d+: .*node -e`)), expect.stringMatching(/^in the temporary folder: left-behind-/)]);
+		expect(lines).toEqual([
+			expect.stringMatching(new RegExp(`^process ${pid} listening on \\d+: .*node -e`)),
+			expect.stringMatching(/^in the temporary folder: left-behind-/),
+		]);
 		expect(alive(pid!)).toBe(false);
 		expect(existsSync(dir)).toBe(false);
 	});

@@ -40,7 +40,8 @@ async function list(parameters: INodeParameters, inputItems: IDataObject[], { co
 }
 
 /** The output items of input item `index`, by their pairing. */
-const itemsOf = (result: NodeRunResult, index: number) => result.items.filter((item) => (item.pairedItem as { item: number }).item === index);
+const itemsOf = (result: NodeRunResult, index: number) =>
+	result.items.filter((item) => (item.pairedItem as { item: number }).item === index);
 
 describe('List run for 1,000 input items: one listing per execution for the same parameters', () => {
 	test('same parameters for every item: 2 requests instead of 2,000 (figures printed)', async () => {
@@ -77,18 +78,22 @@ describe('List run for 1,000 input items: one listing per execution for the same
 	});
 
 	test('10 distinct search values over 1,000 items: 10 listings, each item its own matches', async () => {
-		const { api, result } = await list({ filters: { search: '={{ $json.search }}' } }, inputs(1000, (i) => ({ search: `web-0${i % 10}` })));
+		const { api, result } = await list(
+			{ filters: { search: '={{ $json.search }}' } },
+			inputs(1000, (i) => ({ search: `web-0${i % 10}` })),
+		);
 		expect(api.seen).toHaveLength(10 * 2);
 		expect(result.items).toHaveLength(1000 * 10);
 		for (const index of [0, 7, 993]) {
-			expect(itemsOf(result, index).map((item) => item.json.name)).toEqual(
-				Array.from({ length: 10 }, (_, n) => `web-0${index % 10}${n}`),
-			);
+			expect(itemsOf(result, index).map((item) => item.json.name)).toEqual(Array.from({ length: 10 }, (_, n) => `web-0${index % 10}${n}`));
 		}
 	});
 
 	test('every item with different parameters (Limit 1 to 1,000): one listing each', async () => {
-		const { api, result } = await list({ returnAll: false, limit: '={{ $json.limit }}' }, inputs(1000, (i) => ({ limit: i + 1 })));
+		const { api, result } = await list(
+			{ returnAll: false, limit: '={{ $json.limit }}' },
+			inputs(1000, (i) => ({ limit: i + 1 })),
+		);
 		// Limit 1 to 50 reads page 1 only; 51 and more read both pages.
 		expect(api.seen).toHaveLength(50 + 950 * 2);
 		expect(itemsOf(result, 0)).toHaveLength(1);
@@ -114,10 +119,12 @@ describe('List run for 1,000 input items: one listing per execution for the same
 });
 
 describe('a failing listing shared by several items', () => {
-	const failing = (status: number, message: string): Handler => (_req, res) => {
-		res.writeHead(status, { 'content-type': 'application/json' });
-		res.end(JSON.stringify({ message }));
-	};
+	const failing =
+		(status: number, message: string): Handler =>
+		(_req, res) => {
+			res.writeHead(status, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message }));
+		};
 
 	test('with "On Error: Continue", 1,000 items: one request, and every item gets the error paired to it', async () => {
 		const api = await startLocalServer({ handler: failing(401, 'invalid token') });
@@ -154,34 +161,52 @@ describe('a failing listing shared by several items', () => {
 
 	test('without "On Error: Continue" the error names the item whose listing failed', async () => {
 		const api = await startLocalServer({ handler: failing(500, 'busy') });
-		api.script((_req, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(SERVICES.slice(0, 3)));
-		}, failing(500, 'busy'));
+		api.script(
+			(_req, res) => {
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end(JSON.stringify(SERVICES.slice(0, 3)));
+			},
+			failing(500, 'busy'),
+		);
 		const node = servicesNode({ returnAll: true, filters: { status: '={{ $json.status }}' } });
-		const result = await runNode({ node, credentials: credentials(api.origin), inputItems: [{ status: 'active' }, { status: 'suspended' }] });
+		const result = await runNode({
+			node,
+			credentials: credentials(api.origin),
+			inputItems: [{ status: 'active' }, { status: 'suspended' }],
+		});
 		expect(api.seen).toHaveLength(2);
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '500', context: { itemIndex: 1 } });
 	});
 
 	test('a shared failure is given to each item as its own error: same class and text, its own item index', async () => {
-		const shared = new NodeApiError({ id: 'n', name: 'Services', type: 't', typeVersion: 1, position: [0, 0], parameters: {} }, { message: 'x' }, {
-			message: 'The platform answered HTTP 500',
-			description: 'Try again later.',
-			httpCode: '500',
-			itemIndex: 0,
-		});
+		const shared = new NodeApiError(
+			{ id: 'n', name: 'Services', type: 't', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ message: 'x' },
+			{
+				message: 'The platform answered HTTP 500',
+				description: 'Try again later.',
+				httpCode: '500',
+				itemIndex: 0,
+			},
+		);
 		const run = {};
 		let reads = 0;
 		const read = async () => {
 			reads++;
 			throw shared;
 		};
-		const errors = await Promise.all([0, 1, 2].map(async (index) => await readOncePerRun(run, 'same', index, read).catch((error: unknown) => error)));
+		const errors = await Promise.all(
+			[0, 1, 2].map(async (index) => await readOncePerRun(run, 'same', index, read).catch((error: unknown) => error)),
+		);
 		expect(reads).toBe(1);
 		errors.forEach((error, index) => {
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error).toMatchObject({ message: shared.message, description: shared.description, httpCode: '500', context: { itemIndex: index } });
+			expect(error).toMatchObject({
+				message: shared.message,
+				description: shared.description,
+				httpCode: '500',
+				context: { itemIndex: index },
+			});
 		});
 		expect(shared.context.itemIndex).toBe(0);
 	});

@@ -25,7 +25,8 @@ const list = (local: LocalApi, parameters: INodeParameters = {}) =>
 /** A server answering every request with `body` (and `headers`). */
 const answering = (body: unknown, headers: Record<string, string> = {}) => startLocalApi(() => () => ({ body, headers }));
 
-const HINT = /^The node follows only the next-page links the platform gives .*it does not return part of a listing as if it were all of it\./;
+const HINT =
+	/^The node follows only the next-page links the platform gives .*it does not return part of a listing as if it were all of it\./;
 
 /** The run stops with the listing error (HTTP 200, item 0, no items, the key nowhere). */
 async function expectIncomplete(local: LocalApi, message: string, parameters: INodeParameters = {}) {
@@ -40,8 +41,11 @@ async function expectIncomplete(local: LocalApi, message: string, parameters: IN
 
 describe('paging metadata that says more exists than was read is an error naming the field', () => {
 	test('total: 50 on the first page, 20 records read when the pages end', async () => {
-		const local = await startLocalApi(() => (url) =>
-			url.searchParams.get('page') === null ? { body: { data: first20.slice(0, 10), total: 50, next: '?page=2' } } : { body: { data: first20.slice(10) } },
+		const local = await startLocalApi(
+			() => (url) =>
+				url.searchParams.get('page') === null
+					? { body: { data: first20.slice(0, 10), total: 50, next: '?page=2' } }
+					: { body: { data: first20.slice(10) } },
 		);
 		await expectIncomplete(local, '"total" on page 1 states 50 services, but the 2 pages held 20');
 	});
@@ -54,7 +58,10 @@ describe('paging metadata that says more exists than was read is an error naming
 		['has_more: "true"', 'true', '"has_more" is "true"'],
 		['has_more: true', true, '"has_more" is true'],
 	])('%s without a next link', async (_name, hasMore, said) => {
-		await expectIncomplete(await answering({ data: first20, has_more: hasMore }), `${said}, but no link to the next page came (services read: 20)`);
+		await expectIncomplete(
+			await answering({ data: first20, has_more: hasMore }),
+			`${said}, but no link to the next page came (services read: 20)`,
+		);
 	});
 
 	test('page 1 of total_pages 5 without a next link', async () => {
@@ -65,8 +72,19 @@ describe('paging metadata that says more exists than was read is an error naming
 	});
 
 	test('Laravel: current_page 1 of last_page 3, next_page_url null', async () => {
-		const laravel = { current_page: 1, data: first20, first_page_url: '/v2026/services?page=1', last_page: 3, next_page_url: null, per_page: 20, prev_page_url: null };
-		await expectIncomplete(await answering(laravel), '"current_page" is 1 of "last_page" 3 (pages read: 1), but no link to the next page came (services read: 20)');
+		const laravel = {
+			current_page: 1,
+			data: first20,
+			first_page_url: '/v2026/services?page=1',
+			last_page: 3,
+			next_page_url: null,
+			per_page: 20,
+			prev_page_url: null,
+		};
+		await expectIncomplete(
+			await answering(laravel),
+			'"current_page" is 1 of "last_page" 3 (pages read: 1), but no link to the next page came (services read: 20)',
+		);
 	});
 
 	test('meta.pagination.total: 50, nested (Fractal)', async () => {
@@ -75,7 +93,10 @@ describe('paging metadata that says more exists than was read is an error naming
 	});
 
 	test('X-Total-Count: 50 on a plain array', async () => {
-		await expectIncomplete(await answering(first20, { 'X-Total-Count': '50' }), 'the X-Total-Count header states 50 services, but the answer held 20');
+		await expectIncomplete(
+			await answering(first20, { 'X-Total-Count': '50' }),
+			'the X-Total-Count header states 50 services, but the answer held 20',
+		);
 	});
 
 	test('several pages whose sum falls short of the total the first page stated', async () => {
@@ -105,12 +126,17 @@ describe('paging metadata that says more exists than was read is an error naming
 	test('Get: an id not in a listing that says more exists is that error, not "not found"', async () => {
 		const local = await answering({ data: first20, has_more: 'true' });
 		const result = await list(local, { operation: 'get', serviceId: { __rl: true, mode: 'id', value: 'srv-45' } });
-		expect(result.error?.message).toBe('The listing is incomplete: "has_more" is "true", but no link to the next page came (services read: 20)');
+		expect(result.error?.message).toBe(
+			'The listing is incomplete: "has_more" is "true", but no link to the next page came (services read: 20)',
+		);
 	});
 
 	test('List with Return All off stops before the last page on purpose: no check where it did not read', async () => {
-		const local = await startLocalApi(() => (url) =>
-			url.searchParams.get('page') === null ? { body: { data: first20, next: '?page=2', total: 50 } } : { body: { data: [], has_more: true } },
+		const local = await startLocalApi(
+			() => (url) =>
+				url.searchParams.get('page') === null
+					? { body: { data: first20, next: '?page=2', total: 50 } }
+					: { body: { data: [], has_more: true } },
 		);
 		const result = await list(local, { returnAll: false, limit: 5 });
 		expect(result.error).toBeUndefined();
@@ -139,8 +165,16 @@ describe('the trigger: a listing that does not add up fails the poll and keeps t
 		answer = () => page([...records.slice(0, 29), records[30]], 30);
 		const next = await poller.tick();
 		expect(next.error).toBeUndefined();
-		const events = (next.emitted?.[0] ?? []).map((item) => [(item.json as IDataObject).event, ((item.json as IDataObject).service as IDataObject).id_service]);
-		expect(events).toEqual(expect.arrayContaining([['removed', 'srv-30'], ['created', 'srv-31']]));
+		const events = (next.emitted?.[0] ?? []).map((item) => [
+			(item.json as IDataObject).event,
+			((item.json as IDataObject).service as IDataObject).id_service,
+		]);
+		expect(events).toEqual(
+			expect.arrayContaining([
+				['removed', 'srv-30'],
+				['created', 'srv-31'],
+			]),
+		);
 		expect(events).toHaveLength(2);
 	});
 });
@@ -157,7 +191,7 @@ describe('the platform answer read for what it says', () => {
 		expect(result.items).toEqual(expectedItems(first20, 0));
 	});
 
-	test('errors with content next to the records is still the platform\'s error', async () => {
+	test("errors with content next to the records is still the platform's error", async () => {
 		const result = await list(await answering({ data: first20, errors: [{ detail: 'Shard 2 did not answer' }] }));
 		expect(result.error?.message).toBe('The platform answered with an error instead of the services');
 		expect(result.error?.description).toContain('The platform said: "Shard 2 did not answer".');
@@ -165,12 +199,17 @@ describe('the platform answer read for what it says', () => {
 
 	test('Retry-After: "later 3000" is no date: ignored, the usual back-off, then the listing', async () => {
 		const api = await startLocalServer({ handler: () => undefined });
-		const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: unknown, res: import('node:http').ServerResponse) => {
-			res.writeHead(status, { 'content-type': 'application/json', ...headers });
-			res.end(JSON.stringify(body));
-		};
+		const json =
+			(status: number, body: unknown, headers: Record<string, string> = {}) =>
+			(_req: unknown, res: import('node:http').ServerResponse) => {
+				res.writeHead(status, { 'content-type': 'application/json', ...headers });
+				res.end(JSON.stringify(body));
+			};
 		api.script(json(503, { message: 'busy' }, { 'retry-after': 'later 3000' }), json(200, first20));
-		const result = await runNode({ node: servicesNode({ returnAll: true, options: { timeout: 10_000 } }), credentials: credentialsFor(api) });
+		const result = await runNode({
+			node: servicesNode({ returnAll: true, options: { timeout: 10_000 } }),
+			credentials: credentialsFor(api),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual(expectedItems(first20, 0));
 		expect(api.seen).toHaveLength(2);

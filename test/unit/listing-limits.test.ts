@@ -31,7 +31,10 @@ const credentials = (server: LocalServer) => ({ apiKey: KEY, baseUrl: server.ori
 const list = (server: LocalServer, parameters: INodeParameters = {}) =>
 	runNode({ node: servicesNode({ returnAll: true, ...parameters }), credentials: credentials(server) });
 const getMissing = (server: LocalServer, parameters: INodeParameters = {}) =>
-	runNode({ node: servicesNode({ operation: 'get', serviceId: { __rl: true, mode: 'id', value: 'srv-missing' }, ...parameters }), credentials: credentials(server) });
+	runNode({
+		node: servicesNode({ operation: 'get', serviceId: { __rl: true, mode: 'id', value: 'srv-missing' }, ...parameters }),
+		credentials: credentials(server),
+	});
 async function poll(server: LocalServer, options: INodeParameters = {}) {
 	const node = servicesTriggerNode({ events: ['created'], options });
 	const tick = await new ActivePoller(node, credentials(server)).tick();
@@ -51,7 +54,9 @@ describe('Max Response Size bounds the whole listing', () => {
 				`peak RSS growth ${run.rssPeakGrowthMb} MB, peak heap growth ${run.heapPeakGrowthMb} MB (child process, RSS before ${run.rssBeforeMb} MB)`,
 		);
 		expect(run.error).toMatchObject({ name: 'NodeApiError', message: sizeError('64 MB'), itemIndex: 0 });
-		expect(run.error?.description).toMatch(/^The node read 6 page\(s\) whole \(60(\.\d)? MB\) and stopped partway through page 7, when the listing \(to list services\) reached 64 MB/);
+		expect(run.error?.description).toMatch(
+			/^The node read 6 page\(s\) whole \(60(\.\d)? MB\) and stopped partway through page 7, when the listing \(to list services\) reached 64 MB/,
+		);
 		expect(run.error?.description).toMatch(/raise "Max Response Size" under Options \(it counts all pages of a listing together\)/);
 		expect(server.seen).toHaveLength(7);
 		expect(run.serialized).not.toContain(KEY);
@@ -109,9 +114,13 @@ describe('retries share one budget per listing', () => {
 		console.info(`429 once on every page after the first, List: stopped after ${elapsed} ms and ${server.seen.length} requests`);
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '429', message: retryError, context: { itemIndex: 0 } });
 		expect(result.error?.description).toMatch(
-			new RegExp(`^While trying to list services, the node retried ${MAX_SESSION_RETRIES} times in \\d+ ms and read ${MAX_SESSION_RETRIES + 1} page\\(s\\); it retries at most ${MAX_RETRIES} times a page and ${MAX_SESSION_RETRIES} times a listing`),
+			new RegExp(
+				`^While trying to list services, the node retried ${MAX_SESSION_RETRIES} times in \\d+ ms and read ${MAX_SESSION_RETRIES + 1} page\\(s\\); it retries at most ${MAX_RETRIES} times a page and ${MAX_SESSION_RETRIES} times a listing`,
+			),
 		);
-		expect(result.error?.description).toMatch(/The platform said: "Too many requests, slow down"\. This bound is fixed: wait and run again/);
+		expect(result.error?.description).toMatch(
+			/The platform said: "Too many requests, slow down"\. This bound is fixed: wait and run again/,
+		);
 		// Page 1; pages 2 to 11 twice each (429, then the records); page 12's 429 ends the run.
 		expect(server.seen).toHaveLength(1 + 2 * MAX_SESSION_RETRIES + 1);
 		expect(result.serialized).not.toContain(KEY);
@@ -148,17 +157,31 @@ describe('texts', () => {
 		const later = shownText(describeBodyTooLarge({ maxBytes: 8 * MB, action: own('list services'), bytesRead: 6.5 * MB, pagesRead: 13 }));
 		expect(later).toEqual({
 			message: 'The listing is larger than the Max Response Size of 8 MB (all pages together)',
-			description: expect.stringMatching(/^The node read 13 page\(s\) whole \(6\.5 MB\) and stopped partway through page 14, when the listing \(to list services\) reached 8 MB/),
+			description: expect.stringMatching(
+				/^The node read 13 page\(s\) whole \(6\.5 MB\) and stopped partway through page 14, when the listing \(to list services\) reached 8 MB/,
+			),
 		});
 		expect(later.description).toMatch(/raise "Max Response Size" under Options/);
 	});
 
 	test('the retry-budget error says how many retries, how long, how many pages, and quotes the platform only when it spoke', () => {
-		const context = { status: 503, retries: 10, maxPerRequest: 3, maxPerListing: 10, pagesRead: 4, elapsedMs: 12_500, action: own('list services') };
+		const context = {
+			status: 503,
+			retries: 10,
+			maxPerRequest: 3,
+			maxPerListing: 10,
+			pagesRead: 4,
+			elapsedMs: 12_500,
+			action: own('list services'),
+		};
 		const silent = shownText(describeRetryBudgetSpent(context));
 		expect(silent.message).toBe('The platform kept answering HTTP 503: the node used up its 10 retries for one listing');
-		expect(silent.description).toMatch(/^While trying to list services, the node retried 10 times in 12\.5 s and read 4 page\(s\); it retries at most 3 times a page and 10 times a listing/);
+		expect(silent.description).toMatch(
+			/^While trying to list services, the node retried 10 times in 12\.5 s and read 4 page\(s\); it retries at most 3 times a page and 10 times a listing/,
+		);
 		expect(silent.description).not.toContain('The platform said');
-		expect(shownText(describeRetryBudgetSpent({ ...context, serverMessage: 'maintenance' })).description).toContain('The platform said: "maintenance".');
+		expect(shownText(describeRetryBudgetSpent({ ...context, serverMessage: 'maintenance' })).description).toContain(
+			'The platform said: "maintenance".',
+		);
 	});
 });

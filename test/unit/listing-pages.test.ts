@@ -74,10 +74,11 @@ async function expectListingError(local: LocalApi, message: string | RegExp, des
 
 test('a next link to another origin is refused, names the link, and the key is not sent there', async () => {
 	const elsewhere = await startPagedApi([records], 'next');
-	const local = await startLocalApi(() => (url) =>
-		url.searchParams.get('page') === null
-			? { body: { data: records.slice(0, 2), next: `${elsewhere.origin}/v2026/services?page=2` } }
-			: { body: [] },
+	const local = await startLocalApi(
+		() => (url) =>
+			url.searchParams.get('page') === null
+				? { body: { data: records.slice(0, 2), next: `${elsewhere.origin}/v2026/services?page=2` } }
+				: { body: [] },
 	);
 	await expectListingError(
 		local,
@@ -90,9 +91,16 @@ test('a next link to another origin is refused, names the link, and the key is n
 
 test('a next link back to an earlier page is a loop error', async () => {
 	const local = await startLocalApi((origin) => (url) => ({
-		body: { data: [serviceRecord({ id: `p${url.searchParams.get('page') ?? 1}` })], next: url.searchParams.get('page') === '2' ? `${origin}${LISTING_PATH}` : '?page=2' },
+		body: {
+			data: [serviceRecord({ id: `p${url.searchParams.get('page') ?? 1}` })],
+			next: url.searchParams.get('page') === '2' ? `${origin}${LISTING_PATH}` : '?page=2',
+		},
 	}));
-	const result = await expectListingError(local, /^The listing's pages loop: the next-page link leads back to a page already read \(/, /After 2 page\(s\)/);
+	const result = await expectListingError(
+		local,
+		/^The listing's pages loop: the next-page link leads back to a page already read \(/,
+		/After 2 page\(s\)/,
+	);
 	expect(result.error?.message).toContain(`${local.origin}${LISTING_PATH})`);
 	expect(local.seen).toHaveLength(2);
 });
@@ -118,16 +126,27 @@ test('an id on two pages is an error naming both pages', async () => {
 
 test('a last page that states more records than were given is an error, not part of the listing', async () => {
 	const local = await startLocalApi(() => () => ({ body: { data: records.slice(0, 5), total: 23, page: 1 } }));
-	await expectListingError(local, 'The listing is incomplete: "total" states 23 services, but the answer held 5', /does not invent page addresses/);
+	await expectListingError(
+		local,
+		'The listing is incomplete: "total" states 23 services, but the answer held 5',
+		/does not invent page addresses/,
+	);
 
 	const more = await startLocalApi(() => () => ({ body: { items: records.slice(0, 5), has_more: true } }));
-	await expectListingError(more, 'The listing is incomplete: "has_more" is true, but no link to the next page came (services read: 5)', /does not return part of a listing/);
+	await expectListingError(
+		more,
+		'The listing is incomplete: "has_more" is true, but no link to the next page came (services read: 5)',
+		/does not return part of a listing/,
+	);
 });
 
 test('a failing page fails the item; with "On Error: Continue" it becomes an error item', async () => {
 	const pages = paginate(records, 10);
-	const local = await startLocalApi((origin) => (url) =>
-		url.searchParams.get('page') === '3' ? { status: 500, body: { message: 'database down' } } : pageAnswer(pages, Number(url.searchParams.get('page') ?? 1), 'next', origin),
+	const local = await startLocalApi(
+		(origin) => (url) =>
+			url.searchParams.get('page') === '3'
+				? { status: 500, body: { message: 'database down' } }
+				: pageAnswer(pages, Number(url.searchParams.get('page') ?? 1), 'next', origin),
 	);
 	const stopped = await list(local);
 	expect(stopped.items).toEqual([]);
@@ -166,8 +185,16 @@ describe('the trigger reads every page', () => {
 		failPage3 = false;
 		const next = await poller.tick();
 		expect(next.error).toBeUndefined();
-		const events = (next.emitted?.[0] ?? []).map((item) => [(item.json as IDataObject).event, ((item.json as IDataObject).service as IDataObject).id_service]);
-		expect(events).toEqual(expect.arrayContaining([['statusChanged', 'srv-2'], ['created', 'srv-13']]));
+		const events = (next.emitted?.[0] ?? []).map((item) => [
+			(item.json as IDataObject).event,
+			((item.json as IDataObject).service as IDataObject).id_service,
+		]);
+		expect(events).toEqual(
+			expect.arrayContaining([
+				['statusChanged', 'srv-2'],
+				['created', 'srv-13'],
+			]),
+		);
 		expect(events).toHaveLength(2);
 	});
 });

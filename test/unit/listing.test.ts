@@ -4,7 +4,13 @@
  */
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
 import { describeShape, PROVIDER_HINT } from '../../nodes/shared/answer/answerTexts';
-import { extractServiceRecords, MAX_LISTING_PAGES, nextPageUrl, SERVICES_PATH, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import {
+	extractServiceRecords,
+	MAX_LISTING_PAGES,
+	nextPageUrl,
+	SERVICES_PATH,
+	ServiceResponseError,
+} from '../../nodes/shared/listing/listing';
 import { checkPageRecords } from '../../nodes/shared/record/pageRecords';
 import { own, render } from '../../nodes/shared/text/text';
 import type { Text } from '../../nodes/shared/text/text';
@@ -76,11 +82,19 @@ describe('extractServiceRecords: response shapes', () => {
 			/looks paginated in a way the node does not know \("continuation"\)/,
 		);
 		// Two record arrays: not a recognised envelope.
-		expect(errorOf(() => extractServiceRecords({ data: [], items: [], next: 'x' })).description).toMatch(/looks paginated in a way the node does not know \("next"\): /);
-		expect(errorOf(() => extractServiceRecords({ rows: [], owner: 'x' })).description).toMatch(/looks paginated in a way the node does not know: /);
+		expect(errorOf(() => extractServiceRecords({ data: [], items: [], next: 'x' })).description).toMatch(
+			/looks paginated in a way the node does not know \("next"\): /,
+		);
+		expect(errorOf(() => extractServiceRecords({ rows: [], owner: 'x' })).description).toMatch(
+			/looks paginated in a way the node does not know: /,
+		);
 		// A known records key next to an unknown field: an error naming the field.
-		expect(errorOf(() => extractServiceRecords({ data: [], cursor: 'abc' })).message).toBe('The answer holds paging metadata the node does not know: "cursor"');
-		expect(errorOf(() => extractServiceRecords({ data: [], request_id: 'abc' })).message).toBe('The answer holds "request_id" next to the records, which the node does not know');
+		expect(errorOf(() => extractServiceRecords({ data: [], cursor: 'abc' })).message).toBe(
+			'The answer holds paging metadata the node does not know: "cursor"',
+		);
+		expect(errorOf(() => extractServiceRecords({ data: [], request_id: 'abc' })).message).toBe(
+			'The answer holds "request_id" next to the records, which the node does not know',
+		);
 	});
 
 	test('shape descriptions never contain values', () => {
@@ -102,7 +116,11 @@ describe('readAnswer: paged envelopes and next links', () => {
 		['next', { data: records, next: '/v2026/services?page=2' }, '"next"'],
 		['links.next', { items: records, links: { next: '/v2026/services?page=2', prev: null } }, '"links.next"'],
 		['links.next.href', { results: records, links: { next: { href: '/v2026/services?page=2' } } }, '"links.next.href"'],
-		['next_page_url', { data: records, next_page_url: '/v2026/services?page=2', current_page: 1, per_page: 2, total: 9 }, '"next_page_url"'],
+		[
+			'next_page_url',
+			{ data: records, next_page_url: '/v2026/services?page=2', current_page: 1, per_page: 2, total: 9 },
+			'"next_page_url"',
+		],
 		['meta.next', { services: records, meta: { next: '/v2026/services?page=2', total: 9 } }, '"meta.next"'],
 		['pagination.next', { data: records, pagination: { next: '/v2026/services?page=2', page: 1 } }, '"pagination.next"'],
 	])('follows %s', (_form, body, foundIn) => {
@@ -174,14 +192,18 @@ describe('a JSON error object answered with HTTP 200', () => {
 		expect(error.description).toContain('The platform said: "API key suspended".');
 	});
 
-	test.each([{ error: 42, code: 'x' }, { error: true }, { errors: 'denied' }, { errors: { key: ['invalid'] } }, { success: false }, { ok: false, data: [] }])(
-		'%p is an error, saying the platform gave no message',
-		(body) => {
-			const error = errorOf(() => extractServiceRecords(body));
-			expect(error.message).toBe('The platform answered with an error instead of the services');
-			expect(error.description).toContain('It gave no message.');
-		},
-	);
+	test.each([
+		{ error: 42, code: 'x' },
+		{ error: true },
+		{ errors: 'denied' },
+		{ errors: { key: ['invalid'] } },
+		{ success: false },
+		{ ok: false, data: [] },
+	])('%p is an error, saying the platform gave no message', (body) => {
+		const error = errorOf(() => extractServiceRecords(body));
+		expect(error.message).toBe('The platform answered with an error instead of the services');
+		expect(error.description).toContain('It gave no message.');
+	});
 
 	test('an error next to records is still an error, quoting the platform', () => {
 		const error = errorOf(() => extractServiceRecords({ data: sampleRecords, error: true, message: 'Partial result: shard 2 down' }));
@@ -200,19 +222,29 @@ describe('a JSON error object answered with HTTP 200', () => {
 		['success: true', { success: true }],
 		['ok: true, errors: []', { ok: true, errors: [] }],
 	])('%s next to the records is a normal answer, in every wrapping', (_name, status) => {
-		for (const body of [{ data: sampleRecords, ...status }, { services: sampleRecords, ...status }, { data: sampleRecords, total: 4, ...status }]) {
+		for (const body of [
+			{ data: sampleRecords, ...status },
+			{ services: sampleRecords, ...status },
+			{ data: sampleRecords, total: 4, ...status },
+		]) {
 			expect(extractServiceRecords(body)).toEqual(sampleRecords);
 		}
 		expect(extractServiceRecords({ 'srv-a': sampleRecords[0], ...status })).toEqual([sampleRecords[0]]);
 	});
 
 	test('a status saying "no error" with no records is not a listing', () => {
-		expect(errorOf(() => extractServiceRecords({ errors: [] })).message).toBe('The API answered with an object with key(s) errors (array of 0), not a list of services');
-		expect(errorOf(() => extractServiceRecords({ success: true })).message).toBe('The API answered with an object with key(s) success (boolean), not a list of services');
+		expect(errorOf(() => extractServiceRecords({ errors: [] })).message).toBe(
+			'The API answered with an object with key(s) errors (array of 0), not a list of services',
+		);
+		expect(errorOf(() => extractServiceRecords({ success: true })).message).toBe(
+			'The API answered with an object with key(s) success (boolean), not a list of services',
+		);
 	});
 
 	test('a success that is not true or false is no status: an error naming it', () => {
-		expect(errorOf(() => extractServiceRecords({ data: sampleRecords, success: 'yes' })).message).toBe('The answer\'s "success" is "yes", which the node cannot read as true or false');
+		expect(errorOf(() => extractServiceRecords({ data: sampleRecords, success: 'yes' })).message).toBe(
+			'The answer\'s "success" is "yes", which the node cannot read as true or false',
+		);
 	});
 });
 
@@ -222,9 +254,12 @@ describe('nextPageUrl', () => {
 
 	test('the page cap counts pages read, not addresses (a redirect adds one per page)', () => {
 		const fetched = new Set([PAGE_1, `${BASE}/v2026/other`]);
-		const next = () => nextPageUrl({ link: '?page=2', foundIn: own('"next"') }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 999 });
+		const next = () =>
+			nextPageUrl({ link: '?page=2', foundIn: own('"next"') }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 999 });
 		expect(next()).toBe(`${BASE}/v2026/services?page=2`);
-		const error = errorOf(() => nextPageUrl({ link: '?page=2', foundIn: own('"next"') }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 1000 }));
+		const error = errorOf(() =>
+			nextPageUrl({ link: '?page=2', foundIn: own('"next"') }, { answeredUrl: PAGE_1, baseUrl: BASE, fetched, pagesRead: 1000 }),
+		);
 		expect(error.message).toBe('The listing has more than 1000 pages; the node stopped reading');
 	});
 
@@ -236,7 +271,12 @@ describe('nextPageUrl', () => {
 	});
 
 	test('another origin (host, scheme or port) is refused, naming the link', () => {
-		for (const link of ['https://evil.example/v2026/services?page=2', 'http://api.example.com/v2026/services?page=2', 'https://api.example.com:8443/p2', '//evil.example/p2']) {
+		for (const link of [
+			'https://evil.example/v2026/services?page=2',
+			'http://api.example.com/v2026/services?page=2',
+			'https://api.example.com:8443/p2',
+			'//evil.example/p2',
+		]) {
 			const error = errorOf(() => check(link));
 			expect(error.message).toMatch(/^The listing's next page is on another address \(.+\); the node does not follow it$/);
 			expect(error.message).toContain(new URL(link, PAGE_1).host);
@@ -268,9 +308,17 @@ describe('checkPageRecords: duplicates across pages', () => {
 	test('an id listed on an earlier page is an error naming both pages', () => {
 		const seen = new Map<string, number>();
 		checkPageRecords(readOne([serviceRecord({ id: 'a' }), serviceRecord({ id: 'b' })]), { seen, pageNumber: 1, advice: PROVIDER_HINT });
-		const error = errorOf(() => checkPageRecords(readOne([serviceRecord({ id: 'c' }), serviceRecord({ id: 'a' })], { page: 2 }), { seen, pageNumber: 2, advice: PROVIDER_HINT }));
+		const error = errorOf(() =>
+			checkPageRecords(readOne([serviceRecord({ id: 'c' }), serviceRecord({ id: 'a' })], { page: 2 }), {
+				seen,
+				pageNumber: 2,
+				advice: PROVIDER_HINT,
+			}),
+		);
 		expect(error.message).toBe('The listing contains id_service "a" more than once');
-		expect(error.description).toMatch(/^Record #2 of 2 on page 2 repeats an id already listed on page 1\. Each service must appear once; if services were added or removed while the pages were read, run again\./);
+		expect(error.description).toMatch(
+			/^Record #2 of 2 on page 2 repeats an id already listed on page 1\. Each service must appear once; if services were added or removed while the pages were read, run again\./,
+		);
 	});
 
 	test('within one page the text is the one-page text', () => {

@@ -36,12 +36,18 @@ afterEach(async () => {
 afterAll(() => removeCertificates());
 
 /** Page n of `pages` as `{ data, next }`, `next` relative (the proxy's origin is not the server's); `endless`: always a next page. */
-function pagedHandler(pages: number, perPage: number, { endless = false, slowPage }: { endless?: boolean; slowPage?: { page: number; handler: Handler } } = {}): Handler {
+function pagedHandler(
+	pages: number,
+	perPage: number,
+	{ endless = false, slowPage }: { endless?: boolean; slowPage?: { page: number; handler: Handler } } = {},
+): Handler {
 	const services = generateServices(endless ? perPage : pages * perPage, 28);
 	return (req, res) => {
 		const page = Number(new URL(req.url ?? '/', 'https://127.0.0.1').searchParams.get('page') ?? '1');
 		if (slowPage?.page === page) return slowPage.handler(req, res);
-		const records = endless ? services.map((s) => ({ ...s, id_service: `${s.id_service}-p${page}` })) : services.slice((page - 1) * perPage, page * perPage);
+		const records = endless
+			? services.map((s) => ({ ...s, id_service: `${s.id_service}-p${page}` }))
+			: services.slice((page - 1) * perPage, page * perPage);
 		const next = endless || page < pages ? `${PATH}?page=${page + 1}` : null;
 		res.writeHead(200, { 'content-type': 'application/json' });
 		res.end(JSON.stringify({ data: records, next }));
@@ -49,7 +55,10 @@ function pagedHandler(pages: number, perPage: number, { endless = false, slowPag
 }
 
 /** A TLS server answering `handler`, behind a link of `rttMs` where each new connection also waits `connectDelayMs`. */
-async function overNetwork(handler: Handler, link: { rttMs: number; connectDelayMs?: number }): Promise<{ server: LocalServer; proxy: LatencyProxy; baseUrl: string }> {
+async function overNetwork(
+	handler: Handler,
+	link: { rttMs: number; connectDelayMs?: number },
+): Promise<{ server: LocalServer; proxy: LatencyProxy; baseUrl: string }> {
 	const server = await startLocalServer({ tls: trustedLocal, handler });
 	const proxy = await startLatencyProxy({ target: server.port, ...link });
 	proxies.push(proxy);
@@ -108,7 +117,10 @@ test('a listing that never ends by time is cut at the Listing Time Limit, and th
 	const result = await list(baseUrl, { options: { listingTimeLimit: 0.03 } });
 	const elapsed = Date.now() - started;
 	console.info(`endless pages, Listing Time Limit 1.8 s: stopped after ${elapsed} ms and ${server.seen.length} requests`);
-	expect(result.error).toMatchObject({ message: 'The listing did not finish within the Listing Time Limit (1.8 s)', context: { itemIndex: 0 } });
+	expect(result.error).toMatchObject({
+		message: 'The listing did not finish within the Listing Time Limit (1.8 s)',
+		context: { itemIndex: 0 },
+	});
 	expect(description(result.error)).toMatch(
 		/^The node stopped waiting for 127\.0\.0\.1:\d+ to list services after 1\.8 s \(on page \d+, after \d+ page\(s\)\)\. Raise "Listing Time Limit" under Options \(the time for the whole listing: every page, retry and wait\)/,
 	);
@@ -136,7 +148,9 @@ test('a page trickling its bytes is cut at the Timeout of that one request, name
 	const result = await list(baseUrl, { options: { timeout: 1500 } });
 	const elapsed = Date.now() - started;
 	expect(result.error).toMatchObject({ message: 'The platform did not answer within 1.5 s', context: { itemIndex: 0 } });
-	expect(description(result.error)).toMatch(/after 1\.5 s for one request \(on page 3, after 2 page\(s\)\)\. Raise "Timeout" under Options \(the time for each request/);
+	expect(description(result.error)).toMatch(
+		/after 1\.5 s for one request \(on page 3, after 2 page\(s\)\)\. Raise "Timeout" under Options \(the time for each request/,
+	);
 	expect(elapsed).toBeGreaterThanOrEqual(1500);
 	expect(elapsed).toBeLessThan(1500 + 5000);
 });
@@ -165,5 +179,7 @@ test('a retry never waits past the Listing Time Limit: a Retry-After longer than
 	expect(waits).toEqual([]);
 	expect(server.seen).toHaveLength(2);
 	expect(result.error).toMatchObject({ message: 'The platform asks to wait 20 s (HTTP 429), longer than the time left' });
-	expect(description(result.error)).toMatch(/^Only [\d.]+ (ms|s) of the Listing Time Limit \(15 s\) were left, so the node did not wait\..*raise "Listing Time Limit" under Options\./);
+	expect(description(result.error)).toMatch(
+		/^Only [\d.]+ (ms|s) of the Listing Time Limit \(15 s\) were left, so the node did not wait\..*raise "Listing Time Limit" under Options\./,
+	);
 });

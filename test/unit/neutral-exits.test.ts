@@ -25,9 +25,28 @@ const KEY = 'sk-live-NEUTRAL-4c8e1a7f20d93b65';
 
 /** Any code point of any plane, lone surrogates, and the characters the boundary escapes, often; sometimes the key. */
 const piece = fc.oneof(
-	fc.integer({ min: 0, max: 0x10ffff }).filter((code) => code < 0xd800 || code > 0xdfff).map((code) => String.fromCodePoint(code)),
+	fc
+		.integer({ min: 0, max: 0x10ffff })
+		.filter((code) => code < 0xd800 || code > 0xdfff)
+		.map((code) => String.fromCodePoint(code)),
 	fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
-	fc.constantFrom('\u0000', '\u0007', '\b', '\u001b[2J\u001b[31m', '\r\n', '\r', '\n', '\u0085', '\u009b', '\u007f', '\u2028', '\u2029', '\u202e', '\u2066', '\u200f'),
+	fc.constantFrom(
+		'\u0000',
+		'\u0007',
+		'\b',
+		'\u001b[2J\u001b[31m',
+		'\r\n',
+		'\r',
+		'\n',
+		'\u0085',
+		'\u009b',
+		'\u007f',
+		'\u2028',
+		'\u2029',
+		'\u202e',
+		'\u2066',
+		'\u200f',
+	),
 	fc.constantFrom('srv', ' ', '-', KEY, `\u001b${KEY.slice(0, 12)}\r\n${KEY.slice(12)}`),
 );
 const hostile = fc.array(piece, { minLength: 1, maxLength: 24 }).map((parts) => parts.join(''));
@@ -63,7 +82,10 @@ describe('errors and their descriptions, through the engine', () => {
 	const cases: Array<[string, (value: string) => Handler]> = [
 		['the message of an error body', (value) => json({ message: value }, 404)],
 		['a duplicate id_service', (value) => json([serviceRecord({ id: value }), serviceRecord({ id: value })])],
-		['a string where an integer belongs', (value) => json([{ id_service: 'a', values: { values: { service: { customize: { specifications: { vcores: value } } } } } }])],
+		[
+			'a string where an integer belongs',
+			(value) => json([{ id_service: 'a', values: { values: { service: { customize: { specifications: { vcores: value } } } } } }]),
+		],
 		['a key of an unknown answer shape', (value) => json({ [value]: 1, other: [1] })],
 		['a next link to another address', (value) => json({ data: [serviceRecord({ id: 'a' })], next: `https://elsewhere.example/${value}` })],
 		// Node.js lets a header hold only tab and Latin-1: its C1 controls (NEL, CSI) reach the node.
@@ -73,7 +95,10 @@ describe('errors and their descriptions, through the engine', () => {
 		await fc.assert(
 			fc.asyncProperty(hostile, async (value) => {
 				server.script(answer(value));
-				const result = await runNode({ node: servicesNode({ returnAll: true, simplify: false }), credentials: { apiKey: KEY, baseUrl: server.origin } });
+				const result = await runNode({
+					node: servicesNode({ returnAll: true, simplify: false }),
+					credentials: { apiKey: KEY, baseUrl: server.origin },
+				});
 				expect(result.error).toBeDefined();
 				expectNeutral([String(result.error!.message), String(result.error!.description ?? '')]);
 			}),
@@ -140,7 +165,12 @@ describe("the trigger's log line", () => {
 			fc.asyncProperty(hostile, async (id) => {
 				warnings.length = 0;
 				server.script(json([serviceRecord({ id: 'srv-1' })]));
-				const state = { stateVersion: 2, credentialId: 'cred-1', fields: FIELDS, services: { 'srv-1': stored('srv-1'), [`${id}\r\n2026-01-01 ERROR forged`]: 'damaged' } };
+				const state = {
+					stateVersion: 2,
+					credentialId: 'cred-1',
+					fields: FIELDS,
+					services: { 'srv-1': stored('srv-1'), [`${id}\r\n2026-01-01 ERROR forged`]: 'damaged' },
+				};
 				const node = servicesTriggerNode({}, { id: `neutral-trigger-${++count}` });
 				const trigger = new ActivePoller(node, { apiKey: KEY, baseUrl: server.origin }, { 'node:Services Trigger': state } as IDataObject);
 				const tick = await trigger.tick();

@@ -22,23 +22,33 @@ test('docs/paging.md holds the signal tables as the code has them (else run `npm
 });
 
 test('a change of the table changes the page', () => {
-	const changed = { ...table, FIELD_SIGNALS: [...table.FIELD_SIGNALS, { kind: 'cursor' as const, names: ['after_token'], conventions: 'Example' }] };
+	const changed = {
+		...table,
+		FIELD_SIGNALS: [...table.FIELD_SIGNALS, { kind: 'cursor' as const, names: ['after_token'], conventions: 'Example' }],
+	};
 	expect(renderSignalTables(changed)).toContain('`after_token`');
 	expect(renderSignalTables(changed)).not.toBe(renderSignalTables(table));
 });
 
 test('one name has one meaning, or two told apart by the value (page: holder or number; last: flag or link)', () => {
-	const twice = [...byName(table.FIELD_SIGNALS)].filter(([, kinds]) => kinds.length > 1).map(([name, kinds]) => `${name}: ${kinds.join(', ')}`);
+	const twice = [...byName(table.FIELD_SIGNALS)]
+		.filter(([, kinds]) => kinds.length > 1)
+		.map(([name, kinds]) => `${name}: ${kinds.join(', ')}`);
 	expect(twice.sort()).toEqual(['last: lastFlag, lastLink', 'page: holder, page']);
-	for (const signals of [table.LINK_RELATIONS, table.HEADER_SIGNALS]) expect([...byName(signals)].filter(([, kinds]) => kinds.length > 1)).toEqual([]);
+	for (const signals of [table.LINK_RELATIONS, table.HEADER_SIGNALS])
+		expect([...byName(signals)].filter(([, kinds]) => kinds.length > 1)).toEqual([]);
 });
 
 test('every paging name the table knows would be paging-like if it did not: nothing paging-like is harmless by omission', () => {
-	const known = [...table.FIELD_SIGNALS, ...table.LINK_RELATIONS].filter(({ kind }) => !['records', 'status', 'holder', 'links', 'harmless', 'selfLink'].includes(kind));
+	const known = [...table.FIELD_SIGNALS, ...table.LINK_RELATIONS].filter(
+		({ kind }) => !['records', 'status', 'holder', 'links', 'harmless', 'selfLink'].includes(kind),
+	);
 	// Spring's `number` and page sizes are words of their own: known, but not paging-like elsewhere (`rate_limit`, `size_gb`).
 	const notPagingLike = known.flatMap(({ names }) => names).filter((name) => !isPagingLike(name));
 	expect([...new Set(notPagingLike.map(normalName))].sort()).toEqual(['first', 'limit', 'number', 'size']);
-	const headers = table.HEADER_SIGNALS.filter(({ kind }) => kind !== 'harmless' && kind !== 'links').flatMap(({ names }) => names).filter((name) => !isPagingLikeHeader(name));
+	const headers = table.HEADER_SIGNALS.filter(({ kind }) => kind !== 'harmless' && kind !== 'links')
+		.flatMap(({ names }) => names)
+		.filter((name) => !isPagingLikeHeader(name));
 	expect(headers).toEqual([]);
 });
 

@@ -16,7 +16,25 @@ import { expectedSimplified } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import type { Case, Row } from '../harness/parameterTable';
-import { activation, base, count, events, execute, get, ids, KEY, list, markdownTable, RECORDS, resynced, rows, scenarioHandler, serviceShape, shape, trigger } from '../harness/parameterTable';
+import {
+	activation,
+	base,
+	count,
+	events,
+	execute,
+	get,
+	ids,
+	KEY,
+	list,
+	markdownTable,
+	RECORDS,
+	resynced,
+	rows,
+	scenarioHandler,
+	serviceShape,
+	shape,
+	trigger,
+} from '../harness/parameterTable';
 import { runNode, servicesNode } from '../harness/workflow';
 
 /** A switch: n8n's validateType reads text and numbers; the rest is refused naming the value. */
@@ -91,7 +109,12 @@ const serviceCases: Case[] = [
 
 const PARAMETERS: Row[] = [
 	// ---- Services: List ----
-	...rows('Services: List', 'Return All (Limit 2)', switchCases('Return All', 'all 5 services', '2 services'), list((value) => ({ returnAll: value, limit: 2 }), count)),
+	...rows(
+		'Services: List',
+		'Return All (Limit 2)',
+		switchCases('Return All', 'all 5 services', '2 services'),
+		list((value) => ({ returnAll: value, limit: 2 }), count),
+	),
 	...rows(
 		'Services: List',
 		'Limit',
@@ -115,7 +138,12 @@ const PARAMETERS: Row[] = [
 		],
 		list((value) => ({ returnAll: false, limit: value }), count),
 	),
-	...rows('Services: List', 'Simplify', switchCases('Simplify', 'simplified items', 'raw records'), list((value) => ({ returnAll: true, simplify: value }), shape)),
+	...rows(
+		'Services: List',
+		'Simplify',
+		switchCases('Simplify', 'simplified items', 'raw records'),
+		list((value) => ({ returnAll: true, simplify: value }), shape),
+	),
 	...rows(
 		'Services: List',
 		'Filters → Status',
@@ -196,15 +224,30 @@ const PARAMETERS: Row[] = [
 		list((value) => ({ options: { retryOnRateLimit: value } }), count, 'ratelimited'),
 	),
 	// ---- Services: Get ----
-	...rows('Services: Get', 'Service (From List, its value an expression)', serviceCases, get((value) => ({ serviceId: { __rl: true, mode: 'list', value } }), ids)),
-	...rows('Services: Get', 'Service (By ID, its value an expression)', serviceCases, get((value) => ({ serviceId: { __rl: true, mode: 'id', value } }), ids)),
+	...rows(
+		'Services: Get',
+		'Service (From List, its value an expression)',
+		serviceCases,
+		get((value) => ({ serviceId: { __rl: true, mode: 'list', value } }), ids),
+	),
+	...rows(
+		'Services: Get',
+		'Service (By ID, its value an expression)',
+		serviceCases,
+		get((value) => ({ serviceId: { __rl: true, mode: 'id', value } }), ids),
+	),
 	...rows(
 		'Services: Get',
 		'Service (the whole parameter an expression)',
 		[...serviceCases, ['{ "mode": "id", "value": "srv-1" }', '"srv-1"', 'srv-1']],
 		get((value) => ({ serviceId: value }), ids),
 	),
-	...rows('Services: Get', 'Simplify', switchCases('Simplify', 'simplified items', 'raw records'), get((value) => ({ serviceId: 'srv-1', simplify: value }), shape)),
+	...rows(
+		'Services: Get',
+		'Simplify',
+		switchCases('Simplify', 'simplified items', 'raw records'),
+		get((value) => ({ serviceId: 'srv-1', simplify: value }), shape),
+	),
 	...rows(
 		'Services: Get',
 		'Options → Timeout (a server that never answers)',
@@ -254,7 +297,12 @@ const PARAMETERS: Row[] = [
 		],
 		trigger((value) => ({ events: value }), events),
 	),
-	...rows('Services Trigger', 'Simplify', switchCases('Simplify', 'simplified items', 'raw records'), trigger((value) => ({ simplify: value }), serviceShape)),
+	...rows(
+		'Services Trigger',
+		'Simplify',
+		switchCases('Simplify', 'simplified items', 'raw records'),
+		trigger((value) => ({ simplify: value }), serviceShape),
+	),
 	...rows(
 		'Services Trigger',
 		'Filters → Status',
@@ -343,12 +391,18 @@ const PARAMETERS: Row[] = [
 			['9000', 'error', 'error: "Every (Hours)" must be at most 8,760 hours (a year), not 9000'],
 			['null', 'error', noValue('Every (Hours)')],
 		],
-		trigger((value) => ({ resync: { intervalHours: value } }), (items) => `${events(items)}${items.some((item) => item.event === 'resync') ? '' : ' (no resync yet)'}`),
+		trigger(
+			(value) => ({ resync: { intervalHours: value } }),
+			(items) => `${events(items)}${items.some((item) => item.event === 'resync') ? '' : ' (no resync yet)'}`,
+		),
 	),
 ];
 
 /** Credential fields hold what their expression resolved to: the values are given as they are. */
-function credentialRows(parameter: 'API Key' | 'Base URL', cases: Array<[value: unknown, shown: string, reads: string, outcome: string]>): Row[] {
+function credentialRows(
+	parameter: 'API Key' | 'Base URL',
+	cases: Array<[value: unknown, shown: string, reads: string, outcome: string]>,
+): Row[] {
 	return cases.map(([value, shown, reads, outcome]) => ({
 		section: 'Credential',
 		parameter,
@@ -400,14 +454,20 @@ afterAll(async () => {
 });
 
 describe.each(['Services: List', 'Services: Get', 'Services Trigger', 'Credential'] as const)('%s', (section) => {
-	test.each(TABLE.filter((row) => row.section === section).map((row) => [row.parameter, row.value, row]))('%s given %s', async (_parameter, _value, row) => {
-		expect(await row.run(server)).toBe(row.outcome);
-	});
+	test.each(TABLE.filter((row) => row.section === section).map((row) => [row.parameter, row.value, row]))(
+		'%s given %s',
+		async (_parameter, _value, row) => {
+			expect(await row.run(server)).toBe(row.outcome);
+		},
+	);
 });
 
 describe("issue 24's three wrong answers, against a real server (each returned a plausible listing before)", () => {
 	const run = async (parameters: INodeParameters) => {
-		const { items, error } = await runNode({ node: servicesNode(parameters), credentials: { apiKey: KEY, baseUrl: base(server, 'normal') } });
+		const { items, error } = await runNode({
+			node: servicesNode(parameters),
+			credentials: { apiKey: KEY, baseUrl: base(server, 'normal') },
+		});
 		expect(error).toBeUndefined();
 		return items.map((item) => item.json);
 	};

@@ -74,14 +74,14 @@ describe('describeValue names the type and shows the value', () => {
 });
 
 describe('requireSwitch', () => {
-	test('a boolean is itself; n8n\'s validation is not asked', () => {
+	test("a boolean is itself; n8n's validation is not asked", () => {
 		const validated = jest.fn();
 		expect(requireSwitch(false, own('Simplify'), validated)).toBe(false);
 		expect(requireSwitch(true, own('Simplify'), validated)).toBe(true);
 		expect(validated).not.toHaveBeenCalled();
 	});
 
-	test('text and numbers are what n8n\'s validation makes of them, or refused when it refuses them', () => {
+	test("text and numbers are what n8n's validation makes of them, or refused when it refuses them", () => {
 		expect(requireSwitch('false', own('Simplify'), () => false)).toBe(false);
 		expect(requireSwitch(1, own('Simplify'), () => true)).toBe(true);
 		const refuse = () => {
@@ -92,7 +92,7 @@ describe('requireSwitch', () => {
 		expect(() => requireSwitch('false', own('Simplify'), () => 'false')).toThrow(ParameterError);
 	});
 
-	test('a list, an object, null and the odd numbers never reach n8n\'s validation, which would make [] false', () => {
+	test("a list, an object, null and the odd numbers never reach n8n's validation, which would make [] false", () => {
 		fc.assert(
 			fc.property(anyValue, (value) => {
 				fc.pre(typeof value !== 'boolean' && typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value)));

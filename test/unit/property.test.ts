@@ -54,8 +54,7 @@ const extraFields = fc.dictionary(
 );
 const withExtras = <T extends object>(arb: fc.Arbitrary<T>): fc.Arbitrary<T> =>
 	fc.tuple(arb, extraFields).map(([value, extras]) => ({ ...extras, ...value }));
-const optionalRecord = <T extends Record<string, fc.Arbitrary<unknown>>>(shape: T) =>
-	withExtras(fc.record(shape, { requiredKeys: [] }));
+const optionalRecord = <T extends Record<string, fc.Arbitrary<unknown>>>(shape: T) => withExtras(fc.record(shape, { requiredKeys: [] }));
 
 const osArb = documented(optionalRecord({ id: documented(text), name: documented(text) }));
 const specificationsArb = documented(
@@ -82,9 +81,9 @@ const valuesArb = documented(
 );
 
 const validRecord = (id: fc.Arbitrary<string>) =>
-	withExtras(
-		fc.record({ id_service: id, values: valuesArb }, { requiredKeys: ['id_service'] }),
-	) as fc.Arbitrary<ServiceRecord & Record<string, unknown>>;
+	withExtras(fc.record({ id_service: id, values: valuesArb }, { requiredKeys: ['id_service'] })) as fc.Arbitrary<
+		ServiceRecord & Record<string, unknown>
+	>;
 
 // Valid ids name a service by the one id rule: not blank, and unique as compared (record/serviceId.ts).
 const idArb = text.filter((id) => serviceIdKey(id) !== '');
@@ -127,7 +126,6 @@ const listing = fc
 function listedOrder(records: ServiceRecord[], shape: Shape): ServiceRecord[] {
 	return shape === 'map' ? Object.values(wrap(records, shape, '') as Record<string, ServiceRecord>) : records;
 }
-
 
 function expectOnlyServiceResponseError(run: () => unknown): void {
 	try {
@@ -280,7 +278,28 @@ describe('fast validation path (isValidServiceRecordFast) agrees with zod and th
 	// The slow path: zod's schema, then the nesting bound (recordDepth.ts).
 	const slowAccepts = (value: unknown) => serviceRecordSchema.safeParse(value).success && pathTooDeep(value as object, 1) === undefined;
 	const mutatedRecord = fc
-		.tuple(validRecord(idArb), fc.array(fc.constantFrom('values', 'values', 'service', 'customize', 'OS', 'specifications', 'GB', 'id_service', 'name', 'vcores', 'ram', 'hd', 'id'), { maxLength: 7 }), fc.jsonValue({ maxDepth: 2 }))
+		.tuple(
+			validRecord(idArb),
+			fc.array(
+				fc.constantFrom(
+					'values',
+					'values',
+					'service',
+					'customize',
+					'OS',
+					'specifications',
+					'GB',
+					'id_service',
+					'name',
+					'vcores',
+					'ram',
+					'hd',
+					'id',
+				),
+				{ maxLength: 7 },
+			),
+			fc.jsonValue({ maxDepth: 2 }),
+		)
 		.map(([record, path, value]) => {
 			const copy = structuredClone(record) as Record<string, any>;
 			let target: any = copy;
@@ -313,7 +332,8 @@ describe('fast validation path (isValidServiceRecordFast) agrees with zod and th
 					target = target.x_list[1];
 					continue;
 				}
-				const next = step === 'values' && typeof target.values?.values === 'object' && target.values.values !== null ? target.values : target[step];
+				const next =
+					step === 'values' && typeof target.values?.values === 'object' && target.values.values !== null ? target.values : target[step];
 				if (typeof next !== 'object' || next === null || Array.isArray(next)) break;
 				target = next;
 			}
@@ -344,10 +364,21 @@ describe('fast validation path (isValidServiceRecordFast) agrees with zod and th
 
 	test('on anything at all: never accepts what the slow path rejects (it may defer to it)', () => {
 		fc.assert(
-			fc.property(fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withDate: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true }), (value) => {
-				if (isValidServiceRecordFast(value)) expect(slowAccepts(value)).toBe(true);
-				if (simplifyServiceRecordFast(value) !== undefined) expect(slowAccepts(value)).toBe(true);
-			}),
+			fc.property(
+				fc.anything({
+					withBoxedValues: true,
+					withMap: true,
+					withSet: true,
+					withDate: true,
+					withNullPrototype: true,
+					withTypedArray: true,
+					withSparseArray: true,
+				}),
+				(value) => {
+					if (isValidServiceRecordFast(value)) expect(slowAccepts(value)).toBe(true);
+					if (simplifyServiceRecordFast(value) !== undefined) expect(slowAccepts(value)).toBe(true);
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});
@@ -427,9 +458,17 @@ describe('through the node (n8n engine, nock)', () => {
 		const headers = fc.record(
 			{
 				'Content-Type': fc.constantFrom('application/json', 'text/html', 'text/plain', ''),
-				'Retry-After': fc.oneof(fc.string({ maxLength: 12 }), fc.nat().map(String), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString())),
+				'Retry-After': fc.oneof(
+					fc.string({ maxLength: 12 }),
+					fc.nat().map(String),
+					fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+				),
 				Location: fc.oneof(
-					fc.constantFrom('https://elsewhere.example/x', 'http://api.example.com/v2026/services', `https://api.example.com.evil.example/?k=${KEY}`),
+					fc.constantFrom(
+						'https://elsewhere.example/x',
+						'http://api.example.com/v2026/services',
+						`https://api.example.com.evil.example/?k=${KEY}`,
+					),
 					hostile.map((text) => `https://elsewhere.example/${encodeURIComponent(text)}`),
 				),
 			},

@@ -87,12 +87,18 @@ describe('the bound, counted the same on the fast path and the slow path', () =>
 			return record;
 		};
 		expect(isValidServiceRecordFast(withChain(MAX_RECORD_DEPTH))).toBe(true);
-		expect(parseSimplifiedServiceRecord(withChain(MAX_RECORD_DEPTH), () => own('#1'))).toEqual(simplifyServiceRecord(withChain(MAX_RECORD_DEPTH) as never));
+		expect(parseSimplifiedServiceRecord(withChain(MAX_RECORD_DEPTH), () => own('#1'))).toEqual(
+			simplifyServiceRecord(withChain(MAX_RECORD_DEPTH) as never),
+		);
 		expect(isValidServiceRecordFast(withChain(MAX_RECORD_DEPTH + 1))).toBe(false);
 		const error = thrown(() => parseSimplifiedServiceRecord(withChain(MAX_RECORD_DEPTH + 1), () => own('#4 of 9')));
-		expect(shown(error.text.message)).toBe(`Service record #4 of 9 (id_service "srv-7") is nested more than ${MAX_RECORD_DEPTH} levels deep`);
+		expect(shown(error.text.message)).toBe(
+			`Service record #4 of 9 (id_service "srv-7") is nested more than ${MAX_RECORD_DEPTH} levels deep`,
+		);
 		const fieldPath = [...path, 'extra', ...Array(MAX_RECORD_DEPTH - level).fill('x')].join('.');
-		expect(shown(error.text.description)).toMatch(new RegExp(`^The field at ${fieldPath.replace(/\./g, '\\.')} goes deeper; the documented record is 7 levels deep\\.`));
+		expect(shown(error.text.description)).toMatch(
+			new RegExp(`^The field at ${fieldPath.replace(/\./g, '\\.')} goes deeper; the documented record is 7 levels deep\\.`),
+		);
 	});
 });
 
@@ -100,21 +106,29 @@ describe('the error', () => {
 	test('names the record by its place and id, and the field path; long paths and ids are bounded, the key redacted', () => {
 		const error = thrown(() => extractServiceRecords([serviceRecord({ id: 'srv-1' }), deepRecord('srv-2', 20_000)]));
 		expect(error).toBeInstanceOf(ServiceResponseError);
-		expect(shown(error.text.message)).toBe(`Service record #2 of 2 (id_service "srv-2") is nested more than ${MAX_RECORD_DEPTH} levels deep`);
-		expect(shown(error.text.description)).toMatch(new RegExp(`^The field at ${TOO_DEEP_PATH.replace(/\./g, '\\.')} goes deeper;.*"Maximum call stack size exceeded"`));
+		expect(shown(error.text.message)).toBe(
+			`Service record #2 of 2 (id_service "srv-2") is nested more than ${MAX_RECORD_DEPTH} levels deep`,
+		);
+		expect(shown(error.text.description)).toMatch(
+			new RegExp(`^The field at ${TOO_DEEP_PATH.replace(/\./g, '\\.')} goes deeper;.*"Maximum call stack size exceeded"`),
+		);
 
 		const long = thrown(() => extractServiceRecords([{ ...deepRecord('i'.repeat(5000), 20_000, 'k'.repeat(1000)) }]));
 		const message = shown(long.text.message);
 		expect(message).toMatch(/^Service record #1 of 1 \(id_service "i{79}…"\) is nested/);
 		expect(shown(long.text.description)).toMatch(/^The field at extra\.k{193}… goes deeper;/);
 		const withKey = thrown(() => extractServiceRecords([deepRecord(KEY, 70)]));
-		expect(render(withKey.text.message as Text, (part) => part.split(KEY).join('[redacted]'), Infinity)).toContain('(id_service "[redacted]")');
+		expect(render(withKey.text.message as Text, (part) => part.split(KEY).join('[redacted]'), Infinity)).toContain(
+			'(id_service "[redacted]")',
+		);
 	});
 
 	test('the schema is checked first: a record off the schema and too deep names the wrong field', () => {
 		const record = deepRecord('srv-3', 100);
 		(record.values as any).values.name = 5;
-		expect(shown(thrown(() => extractServiceRecords([record])).text.message)).toBe('Service record #1 of 1 (id_service "srv-3") does not match the documented schema');
+		expect(shown(thrown(() => extractServiceRecords([record])).text.message)).toBe(
+			'Service record #1 of 1 (id_service "srv-3") does not match the documented schema',
+		);
 	});
 });
 
@@ -148,7 +162,7 @@ describe('List, Get and the trigger against a real server', () => {
 	test.each([
 		['20,000 levels', 20_000],
 		[`${MAX_RECORD_DEPTH + 1} levels (one past the bound)`, MAX_RECORD_DEPTH + 1],
-	])('List raw, %s: the node\'s own error naming the record and the field; the run is one n8n can store', async (_what, levels) => {
+	])("List raw, %s: the node's own error naming the record and the field; the run is one n8n can store", async (_what, levels) => {
 		serveWith(levels);
 		const result = await run({ simplify: false });
 		expect(result.error).toMatchObject(DEEP_ERROR);
@@ -172,7 +186,7 @@ describe('List, Get and the trigger against a real server', () => {
 		expect((await run({ operation: 'get', serviceId: { mode: 'id', value: 'srv-3' } })).error).toMatchObject(DEEP_ERROR);
 	});
 
-	test('Services Trigger: the poll fails with the node\'s error and keeps its remembered list', async () => {
+	test("Services Trigger: the poll fails with the node's error and keeps its remembered list", async () => {
 		serveWith(3);
 		const trigger = new ActivePoller(servicesTriggerNode(), { apiKey: KEY, baseUrl: api.origin });
 		const baseline = await trigger.tick();

@@ -29,12 +29,23 @@ describe('serviceRecord.fast.ts, generated from SERVICE_FIELDS', () => {
 
 	test('every documented object gets the nesting bound at its level, its documented children left to their own check', () => {
 		const code = renderRecordCode(SERVICE_FIELDS);
-		expect(code).toContain("\tfor (const key in record) {\n\t\tconst item = record[key];\n\t\tif (typeof item !== 'object' || item === null || item === c1) continue;\n\t\tif (pathTooDeep(item, 2) !== undefined) return false;");
-		expect(code).toContain("if (typeof item !== 'object' || item === null || item === c5 || item === c6) continue;\n\t\t\tif (pathTooDeep(item, 6) !== undefined) return false;");
-		expect(code).toContain("\tif (!(c7 === undefined || c7 === null)) {\n\t\tfor (const key in c7) {\n\t\t\tconst item = c7[key];\n\t\t\tif (typeof item !== 'object' || item === null) continue;\n\t\t\tif (pathTooDeep(item, 8) !== undefined) return false;");
-		const billing = [...SERVICE_FIELDS, { key: 'plan', path: ['values', 'values', 'billing', 'plan'], type: 'string' }] as unknown as typeof SERVICE_FIELDS;
+		expect(code).toContain(
+			"\tfor (const key in record) {\n\t\tconst item = record[key];\n\t\tif (typeof item !== 'object' || item === null || item === c1) continue;\n\t\tif (pathTooDeep(item, 2) !== undefined) return false;",
+		);
+		expect(code).toContain(
+			"if (typeof item !== 'object' || item === null || item === c5 || item === c6) continue;\n\t\t\tif (pathTooDeep(item, 6) !== undefined) return false;",
+		);
+		expect(code).toContain(
+			"\tif (!(c7 === undefined || c7 === null)) {\n\t\tfor (const key in c7) {\n\t\t\tconst item = c7[key];\n\t\t\tif (typeof item !== 'object' || item === null) continue;\n\t\t\tif (pathTooDeep(item, 8) !== undefined) return false;",
+		);
+		const billing = [
+			...SERVICE_FIELDS,
+			{ key: 'plan', path: ['values', 'values', 'billing', 'plan'], type: 'string' },
+		] as unknown as typeof SERVICE_FIELDS;
 		const withBilling = renderRecordCode(billing);
-		expect(withBilling).toContain("if (typeof item !== 'object' || item === null || item === c3 || item === c8) continue;\n\t\t\tif (pathTooDeep(item, 4) !== undefined) return false;");
+		expect(withBilling).toContain(
+			"if (typeof item !== 'object' || item === null || item === c3 || item === c8) continue;\n\t\t\tif (pathTooDeep(item, 4) !== undefined) return false;",
+		);
 		expect(withBilling).toContain('\t\tfor (const key in c8) {');
 	});
 

@@ -12,10 +12,54 @@ import type { Layer } from '../../nodes/shared/text/decode';
 import { decodeLayer, Decoder, textLayer } from '../../nodes/shared/text/decode';
 
 const PIECES = [
-	'%', '%4', '%41', '%2541', '%25', '%c3', '%A9', '%e2%82%ac', '%F0%9F%94%91', '%ff', '%C2', '%ed%a0%bd',
-	'\\', '\\n', '\\u', '\\u00e9', '\\uD83D', '\\uDD11', '\\x41', '\\xc3\\xa9', '\\\\', '\\"', '\\/',
-	'&', '&#', '&#65;', '&#x41;', '&#x1F511;', '&amp;', '&AMP;', '&percnt;', '&nbsp;', '&lt', '&#1114112;',
-	' ', '\n', '+', '\u0000', '\u202e', 'a', 'A', '9', ';', 'x', 'é', '🔑', '\ud83d', '\udd11',
+	'%',
+	'%4',
+	'%41',
+	'%2541',
+	'%25',
+	'%c3',
+	'%A9',
+	'%e2%82%ac',
+	'%F0%9F%94%91',
+	'%ff',
+	'%C2',
+	'%ed%a0%bd',
+	'\\',
+	'\\n',
+	'\\u',
+	'\\u00e9',
+	'\\uD83D',
+	'\\uDD11',
+	'\\x41',
+	'\\xc3\\xa9',
+	'\\\\',
+	'\\"',
+	'\\/',
+	'&',
+	'&#',
+	'&#65;',
+	'&#x41;',
+	'&#x1F511;',
+	'&amp;',
+	'&AMP;',
+	'&percnt;',
+	'&nbsp;',
+	'&lt',
+	'&#1114112;',
+	' ',
+	'\n',
+	'+',
+	'\u0000',
+	'\u202e',
+	'a',
+	'A',
+	'9',
+	';',
+	'x',
+	'é',
+	'🔑',
+	'\ud83d',
+	'\udd11',
 ];
 const textArb = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((pieces) => pieces.join(''));
 
@@ -24,7 +68,7 @@ function readByDecoder(below: Layer): { codes: number[]; src: number[] } {
 	const decoder = new Decoder(below);
 	const codes: number[] = [];
 	const src: number[] = [];
-	for (let index = 0; index < below.length; ) {
+	for (let index = 0; index < below.length;) {
 		src.push(index);
 		index = decoder.step(index);
 		codes.push(decoder.code);

@@ -25,7 +25,9 @@ async function rejectedWith(message: string, apiKey = KEY): Promise<NodeRunResul
 /** No 8 characters in a row of `secret` (compared without case) are in what n8n keeps of the run. */
 function expectNoWindowOf(result: NodeRunResult, secret: string): void {
 	const kept = result.serialized.toLowerCase();
-	const left = Array.from({ length: secret.length - 7 }, (_, index) => secret.slice(index, index + 8)).filter((window) => kept.includes(window.toLowerCase()));
+	const left = Array.from({ length: secret.length - 7 }, (_, index) => secret.slice(index, index + 8)).filter((window) =>
+		kept.includes(window.toLowerCase()),
+	);
 	expect(left).toEqual([]);
 }
 

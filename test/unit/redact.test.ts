@@ -27,7 +27,8 @@ describe('the key in each form the README names', () => {
 		expect(output).toContain(REDACTED);
 		expect(output.startsWith('before ')).toBe(true);
 		expect(output.endsWith(' after')).toBe(true);
-		for (let index = 0; index + 8 <= KEY.length; index++) expect(output.toLowerCase()).not.toContain(KEY.slice(index, index + 8).toLowerCase());
+		for (let index = 0; index + 8 <= KEY.length; index++)
+			expect(output.toLowerCase()).not.toContain(KEY.slice(index, index + 8).toLowerCase());
 	});
 });
 
@@ -50,7 +51,7 @@ describe('a text cut at either end', () => {
 		for (let length = 8; length <= key.length; length++) expect(own(`<${key.slice(0, length)}>`)).toBe(`<${REDACTED}>`);
 	});
 
-	test('a `%` of the text whose escape takes the key\'s first character as its second digit, the rest percent-encoded', () => {
+	test("a `%` of the text whose escape takes the key's first character as its second digit, the rest percent-encoded", () => {
 		// `%61` reads as `a`; read the other way, `%` and `6` (in no form of the key) come before the key.
 		const key = '1xxxxxxx%';
 		expect(makeRedactor(key)(`%61${'%78'.repeat(7)}`)).toBe(`%6${REDACTED}`);
@@ -129,13 +130,13 @@ describe('keys that are mostly gaps, and short keys', () => {
 describe('hostile texts of issue 23 (the first redactor took 6 to 8 s of CPU over 64 KB)', () => {
 	const spaced = makeRedactor('Bearer sk-live-PROPERTY 3e8b1f0c9a27d456');
 
-	test('whitespace runs after the key\'s first word: left as they are, the key still found', () => {
+	test("whitespace runs after the key's first word: left as they are, the key still found", () => {
 		const hostile = `Bearer${' \n\t '.repeat(16)}x`.repeat(64);
 		expect(spaced(hostile)).toBe(hostile);
 		expect(spaced(`${hostile}Bearer   sk-live-PROPERTY\n3e8b1f0c9a27d456`)).toBe(`${hostile}${REDACTED}`);
 	});
 
-	test('a redactor costs nothing until it has a text: each item\'s session makes one', () => {
+	test("a redactor costs nothing until it has a text: each item's session makes one", () => {
 		const meter = { steps: 0 };
 		const own = makeRedactor(KEY, meter);
 		expect(meter.steps).toBe(0);

@@ -11,20 +11,20 @@ import { version } from '../../package.json';
 const repoRoot = join(__dirname, '..', '..');
 
 function releaseCheck(args: string[]) {
-  const r = spawnSync(process.execPath, ['scripts/release-check.mjs', ...args], { cwd: repoRoot, encoding: 'utf8' });
-  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+	const r = spawnSync(process.execPath, ['scripts/release-check.mjs', ...args], { cwd: repoRoot, encoding: 'utf8' });
+	return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
 describe('npm run release:check', () => {
-  it('passes for the tag of the current version', () => {
-    const r = releaseCheck(['--tag', `v${version}`]);
-    expect(r.out).toMatch(/release check: all passed/);
-    expect(r.code).toBe(0);
-  }, 120_000);
+	it('passes for the tag of the current version', () => {
+		const r = releaseCheck(['--tag', `v${version}`]);
+		expect(r.out).toMatch(/release check: all passed/);
+		expect(r.code).toBe(0);
+	}, 120_000);
 
-  it('fails, naming the disagreement, for a tag of another version', () => {
-    const r = releaseCheck(['--tag', 'v99.0.0', '--skip-build']);
-    expect(r.out).toMatch(/FAIL version: .*\n.*the tag is v99\.0\.0, package\.json says/);
-    expect(r.code).toBe(1);
-  }, 120_000);
+	it('fails, naming the disagreement, for a tag of another version', () => {
+		const r = releaseCheck(['--tag', 'v99.0.0', '--skip-build']);
+		expect(r.out).toMatch(/FAIL version: .*\n.*the tag is v99\.0\.0, package\.json says/);
+		expect(r.code).toBe(1);
+	}, 120_000);
 });

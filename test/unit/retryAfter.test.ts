@@ -86,7 +86,9 @@ describe('properties', () => {
 	const LONG_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 	const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 	const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-	const moment = fc.integer({ min: Date.parse('1900-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59Z') }).map((ms) => ms - (ms % 1000));
+	const moment = fc
+		.integer({ min: Date.parse('1900-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59Z') })
+		.map((ms) => ms - (ms % 1000));
 
 	test('every moment written in each of the three forms reads back as itself', () => {
 		fc.assert(
@@ -106,7 +108,8 @@ describe('properties', () => {
 	});
 
 	test('any other text is either ignored or read as one of the forms, never as Date.parse reads it', () => {
-		const httpDate = /^(\d+|[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+		const httpDate =
+			/^(\d+|[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 		const nearMiss = fc.oneof(
 			fc.string({ maxLength: 40 }),
 			fc.tuple(moment, fc.string({ maxLength: 3 }), fc.nat(30)).map(([ms, noise, at]) => {

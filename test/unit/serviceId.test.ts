@@ -20,12 +20,16 @@ const ALL: DiffOptions = { events: SERVICE_EVENT_NAMES, filters: parseServiceFil
 const SPACES = [' ', '\t', '\n', '\u00a0', '\u2003', '\ufeff', '\u3000'];
 
 /** An id, and the same id as a platform or a user may write it: spaces at its ends, another Unicode form. */
-const idArb = fc.oneof(
-	fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }),
-	fc.constantFrom('srv-1', 'café', 'cafe\u0301', 'Å', 'A\u030a', '\u212b', 'ﬁ', '한국', '\u1100\u1161\u11a8'),
-).filter((id) => serviceIdKey(id) !== '');
+const idArb = fc
+	.oneof(
+		fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }),
+		fc.constantFrom('srv-1', 'café', 'cafe\u0301', 'Å', 'A\u030a', '\u212b', 'ﬁ', '한국', '\u1100\u1161\u11a8'),
+	)
+	.filter((id) => serviceIdKey(id) !== '');
 const variantOf = (id: string) =>
-	fc.tuple(fc.constantFrom(...SPACES, ''), fc.constantFrom(...SPACES, ''), fc.constantFrom<'NFC' | 'NFD'>('NFC', 'NFD')).map(([before, after, form]) => `${before}${id.normalize(form)}${after}`);
+	fc
+		.tuple(fc.constantFrom(...SPACES, ''), fc.constantFrom(...SPACES, ''), fc.constantFrom<'NFC' | 'NFD'>('NFC', 'NFD'))
+		.map(([before, after, form]) => `${before}${id.normalize(form)}${after}`);
 
 test('the key is the id trimmed and in NFC, for any text; the fast path changes nothing', () => {
 	fc.assert(
@@ -48,16 +52,19 @@ describe('through the engine, against a real server', () => {
 
 	test('Get finds a service by any writing of its id; List refuses two records whose ids are one', async () => {
 		await fc.assert(
-			fc.asyncProperty(idArb.chain((id) => fc.tuple(fc.constant(id), variantOf(id), variantOf(id))), async ([id, listed, asked]) => {
-				records = [serviceRecord({ id: 'other-1' }), serviceRecord({ id: listed })];
-				const got = await run({ operation: 'get', serviceId: { __rl: true, mode: 'id', value: asked } });
-				expect(got.error).toBeUndefined();
-				expect(got.items.map((item) => item.json.id_service)).toEqual([listed]);
-				records = [serviceRecord({ id: listed }), serviceRecord({ id: asked })];
-				const listedTwice = await run({ operation: 'list' });
-				expect(listedTwice.error?.message).toMatch(/more than once$/);
-				expect(serviceIdKey(id)).toBe(serviceIdKey(asked));
-			}),
+			fc.asyncProperty(
+				idArb.chain((id) => fc.tuple(fc.constant(id), variantOf(id), variantOf(id))),
+				async ([id, listed, asked]) => {
+					records = [serviceRecord({ id: 'other-1' }), serviceRecord({ id: listed })];
+					const got = await run({ operation: 'get', serviceId: { __rl: true, mode: 'id', value: asked } });
+					expect(got.error).toBeUndefined();
+					expect(got.items.map((item) => item.json.id_service)).toEqual([listed]);
+					records = [serviceRecord({ id: listed }), serviceRecord({ id: asked })];
+					const listedTwice = await run({ operation: 'list' });
+					expect(listedTwice.error?.message).toMatch(/more than once$/);
+					expect(serviceIdKey(id)).toBe(serviceIdKey(asked));
+				},
+			),
 			{ numRuns: 40 },
 		);
 	});
@@ -65,16 +72,19 @@ describe('through the engine, against a real server', () => {
 
 test('the trigger remembers a service by its key: another writing of its id is no change, a state of 0.4.0 still matches', () => {
 	fc.assert(
-		fc.property(idArb.chain((id) => fc.tuple(fc.constant(id), variantOf(id))), ([id, variant]) => {
-			const first = diffServices(undefined, [serviceRecord({ id }) as never], ALL);
-			const again = diffServices(first.snapshot, [serviceRecord({ id: variant }) as never], ALL);
-			expect(again.events).toEqual([]);
-			expect(again.removedCount).toBe(0);
-			// A list remembered by 0.4.0 holds the id as it was sent.
-			const old = new Map([[id, [...first.snapshot.values()][0]]]);
-			const upgraded = diffServices(old, [serviceRecord({ id }) as never], ALL);
-			expect(upgraded.events).toEqual([]);
-		}),
+		fc.property(
+			idArb.chain((id) => fc.tuple(fc.constant(id), variantOf(id))),
+			([id, variant]) => {
+				const first = diffServices(undefined, [serviceRecord({ id }) as never], ALL);
+				const again = diffServices(first.snapshot, [serviceRecord({ id: variant }) as never], ALL);
+				expect(again.events).toEqual([]);
+				expect(again.removedCount).toBe(0);
+				// A list remembered by 0.4.0 holds the id as it was sent.
+				const old = new Map([[id, [...first.snapshot.values()][0]]]);
+				const upgraded = diffServices(old, [serviceRecord({ id }) as never], ALL);
+				expect(upgraded.events).toEqual([]);
+			},
+		),
 		{ numRuns: 500 },
 	);
 });

@@ -43,11 +43,7 @@ describe('extractServiceRecords: schema', () => {
 			'Service record #1 of 1 does not match the documented schema',
 			'Field id_service: expected string, received nothing (missing).',
 		],
-		[
-			[{ id_service: '' }],
-			'Service record #1 of 1 (id_service "") does not match the documented schema',
-			'Field id_service: expected',
-		],
+		[[{ id_service: '' }], 'Service record #1 of 1 (id_service "") does not match the documented schema', 'Field id_service: expected'],
 		[
 			[
 				serviceRecord({ id: 'srv-1' }),
@@ -107,7 +103,9 @@ describe('extractServiceRecords: schema', () => {
 
 describe('simplifyServiceRecord', () => {
 	test('flattens every documented field', () => {
-		expect(simplifyServiceRecord(serviceRecord({ id: 'srv-1', name: 'n', alias: 'a', status: 's', vcores: 3, ram: 6, hd: 90 }) as never)).toEqual({
+		expect(
+			simplifyServiceRecord(serviceRecord({ id: 'srv-1', name: 'n', alias: 'a', status: 's', vcores: 3, ram: 6, hd: 90 }) as never),
+		).toEqual({
 			id_service: 'srv-1',
 			name: 'n',
 			alias: 'a',
@@ -131,9 +129,7 @@ describe('simplifyServiceRecord', () => {
 	});
 
 	test('missing or null parts become null', () => {
-		expect(simplifyServiceRecord({ id_service: 'x', values: { values: { service: { customize: { OS: null } } } } })).toEqual(
-			ALL_NULL('x'),
-		);
+		expect(simplifyServiceRecord({ id_service: 'x', values: { values: { service: { customize: { OS: null } } } } })).toEqual(ALL_NULL('x'));
 	});
 });
 
@@ -225,7 +221,7 @@ describe('the field declaration (SERVICE_FIELDS) drives validation, Simplify and
 		});
 	});
 
-	test('Simplify agrees with the tests\' independent oracle on the fixtures', () => {
+	test("Simplify agrees with the tests' independent oracle on the fixtures", () => {
 		for (const record of sampleRecords) expect(simplifyServiceRecord(record as never)).toEqual(expectedSimplified(record));
 	});
 });

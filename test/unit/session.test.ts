@@ -97,7 +97,9 @@ test('an absolute URL of another origin is an error naming it, and the key goes 
 		message: `The platform pointed to another address (${target}); the node does not follow it`,
 		context: { itemIndex: 0 },
 	});
-	expect(result.error?.description).toMatch(/^While trying to read the test data, the answer named an address outside http:\/\/127\.0\.0\.1:\d+\./);
+	expect(result.error?.description).toMatch(
+		/^While trying to read the test data, the answer named an address outside http:\/\/127\.0\.0\.1:\d+\./,
+	);
 	expect(other.seen).toEqual([]);
 	expect(result.serialized).not.toContain(KEY);
 });
@@ -117,7 +119,9 @@ test('Timeout per request, one Listing Time Limit for the whole session: slow pa
 	const cutStarted = Date.now();
 	const cut = await runProbe(server.origin, '/a,/b,/c', { timeout: 2500, listingTimeLimit: 0.03 });
 	expect(cut.error?.message).toBe('The listing did not finish within the Listing Time Limit (1.8 s)');
-	expect(cut.error?.description).toMatch(/after 1\.8 s \(on page 2, after 1 page\(s\)\)\. Raise "Listing Time Limit" under Options \(the time for the whole listing/);
+	expect(cut.error?.description).toMatch(
+		/after 1\.8 s \(on page 2, after 1 page\(s\)\)\. Raise "Listing Time Limit" under Options \(the time for the whole listing/,
+	);
 	expect(server.seen).toHaveLength(3 + 2);
 	// The message says which limit fired; this only bounds the run, with room for a loaded machine.
 	expect(Date.now() - cutStarted).toBeLessThan(1800 + 5000);

@@ -117,7 +117,9 @@ describe('the Services node as an AI tool (through n8n-core createNodeAsTool)', 
 		const text = (outcomes[0] as { answer: string }).answer;
 		const answer = parse(outcomes[0]);
 		const note = answer[answer.length - 1].note as string;
-		expect(note).toMatch(new RegExp(`^Only ${answer.length - 1} of the 1000 matching services are listed \\(the answer is kept under 30 KB`));
+		expect(note).toMatch(
+			new RegExp(`^Only ${answer.length - 1} of the 1000 matching services are listed \\(the answer is kept under 30 KB`),
+		);
 		expect(Buffer.byteLength(text)).toBeLessThanOrEqual(TOOL_ANSWER_MAX_BYTES + 400);
 		expect(Buffer.byteLength(text)).toBeLessThan(32 * 1024);
 		expect(answer.length).toBeGreaterThan(100);
@@ -137,8 +139,16 @@ describe('the Services node as an AI tool (through n8n-core createNodeAsTool)', 
 
 	test('Get with an unknown id is an error naming the id and how to find one', async () => {
 		listing(sampleRecords);
-		const { outcomes } = await runAgent({ tools: [getTool], calls: [{ tool: 'Get_service', args: { serviceId: 'srv-404' } }], credentials });
-		expect(outcomes[0]).toEqual({ error: expect.stringMatching(/No service with id_service "srv-404"[\s\S]*lists 4 service[\s\S]*call List \(search by name or alias\)/) });
+		const { outcomes } = await runAgent({
+			tools: [getTool],
+			calls: [{ tool: 'Get_service', args: { serviceId: 'srv-404' } }],
+			credentials,
+		});
+		expect(outcomes[0]).toEqual({
+			error: expect.stringMatching(
+				/No service with id_service "srv-404"[\s\S]*lists 4 service[\s\S]*call List \(search by name or alias\)/,
+			),
+		});
 		// The editor's "From List" means nothing to a model.
 		expect((outcomes[0] as { error: string }).error).not.toContain('From List');
 	});

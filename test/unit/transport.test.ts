@@ -10,7 +10,13 @@ import type { DescribedError } from '../../nodes/shared/text/errors';
 import type { ApiContext } from '../../nodes/shared/parameters/limits';
 import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits } from '../../nodes/shared/parameters/limits';
 import { requirePositiveNumber } from '../../nodes/shared/parameters/parameters';
-import { BodyTooLargeError, DeadlineReachedError, decodeText, readBody, UndecodableTextError } from '../../nodes/shared/transport/responseBody';
+import {
+	BodyTooLargeError,
+	DeadlineReachedError,
+	decodeText,
+	readBody,
+	UndecodableTextError,
+} from '../../nodes/shared/transport/responseBody';
 import { pause, retryDelayMs } from '../../nodes/shared/transport/retry';
 import type { Text } from '../../nodes/shared/text/text';
 import { own, render } from '../../nodes/shared/text/text';
@@ -202,7 +208,10 @@ describe('readRequestLimits reads the Options of every kind of context', () => {
 		as({ getActivationMode: () => 'activate', ...(budget && { getPollBudgetMs: budget }), getNodeParameter: () => given });
 
 	test('execute: per item', () => {
-		const context = as({ getInputData: () => [], getNodeParameter: (_name: string, itemIndex: number) => (itemIndex === 1 ? options : {}) });
+		const context = as({
+			getInputData: () => [],
+			getNodeParameter: (_name: string, itemIndex: number) => (itemIndex === 1 ? options : {}),
+		});
 		expect(readRequestLimits.call(context, 1)).toEqual(expected);
 		expect(readRequestLimits.call(context, 0)).toEqual(DEFAULT_LIMITS);
 		expect(DEFAULT_LIMITS).toMatchObject({ timeoutMs: 30_000, listingTimeMs: 1_800_000 });
@@ -210,10 +219,16 @@ describe('readRequestLimits reads the Options of every kind of context', () => {
 
 	test('Timeout is per request; Listing Time Limit (minutes) bounds the whole listing', () => {
 		const withOptions = (value: object) => as({ getInputData: () => [], getNodeParameter: () => value });
-		expect(readRequestLimits.call(withOptions({ timeout: 5000, listingTimeLimit: 2.5 }), 0)).toMatchObject({ timeoutMs: 5000, listingTimeMs: 150_000 });
+		expect(readRequestLimits.call(withOptions({ timeout: 5000, listingTimeLimit: 2.5 }), 0)).toMatchObject({
+			timeoutMs: 5000,
+			listingTimeMs: 150_000,
+		});
 		expect(readRequestLimits.call(withOptions({ listingTimeLimit: '0.01' }), 0)).toMatchObject({ timeoutMs: 30_000, listingTimeMs: 600 });
 		// A Timeout set before 0.5.0, when it bounded the whole listing: never a shorter listing than it allowed then.
-		expect(readRequestLimits.call(withOptions({ timeout: 7_200_000 }), 0)).toMatchObject({ timeoutMs: 7_200_000, listingTimeMs: 7_200_000 });
+		expect(readRequestLimits.call(withOptions({ timeout: 7_200_000 }), 0)).toMatchObject({
+			timeoutMs: 7_200_000,
+			listingTimeMs: 7_200_000,
+		});
 		// A Listing Time Limit set by the user is taken as given, also below the Timeout.
 		expect(readRequestLimits.call(withOptions({ timeout: 7_200_000, listingTimeLimit: 1 }), 0)).toMatchObject({ listingTimeMs: 60_000 });
 	});
@@ -230,20 +245,49 @@ describe('readRequestLimits reads the Options of every kind of context', () => {
 	});
 
 	test('poll on n8n 2.x: the whole listing within the poll budget, which the limits then name', () => {
-		expect(readRequestLimits.call(poll(() => 3000), 0)).toEqual({ ...expected, listingTimeMs: 2700, pollBudget: { budgetMs: 3000, fromN8n: true } });
+		expect(
+			readRequestLimits.call(
+				poll(() => 3000),
+				0,
+			),
+		).toEqual({ ...expected, listingTimeMs: 2700, pollBudget: { budgetMs: 3000, fromN8n: true } });
 		// Durable scheduling's 36 s of a 45 s N8N_SCHEDULER_POLL_TIMEOUT: the listing ends at 32.4 s, each request still 5 s.
-		expect(readRequestLimits.call(poll(() => 36_000), 0)).toMatchObject({ timeoutMs: 5000, listingTimeMs: 32_400 });
+		expect(
+			readRequestLimits.call(
+				poll(() => 36_000),
+				0,
+			),
+		).toMatchObject({ timeoutMs: 5000, listingTimeMs: 32_400 });
 		// Regular mode: n8n 2.x gives a poll 5 min.
-		expect(readRequestLimits.call(poll(() => 300_000), 0)).toMatchObject({ timeoutMs: 5000, listingTimeMs: 295_000 });
+		expect(
+			readRequestLimits.call(
+				poll(() => 300_000),
+				0,
+			),
+		).toMatchObject({ timeoutMs: 5000, listingTimeMs: 295_000 });
 	});
 
 	test('poll whose budget leaves the whole Listing Time Limit: that limit is the one named', () => {
-		expect(readRequestLimits.call(poll(() => 3_600_000), 0)).toEqual(expected);
-		expect(readRequestLimits.call(poll(() => 300_000, { ...options, listingTimeLimit: 1 }), 0)).toEqual({ ...expected, listingTimeMs: 60_000 });
+		expect(
+			readRequestLimits.call(
+				poll(() => 3_600_000),
+				0,
+			),
+		).toEqual(expected);
+		expect(
+			readRequestLimits.call(
+				poll(() => 300_000, { ...options, listingTimeLimit: 1 }),
+				0,
+			),
+		).toEqual({ ...expected, listingTimeMs: 60_000 });
 	});
 
 	test('poll on n8n 1.x (no poll budget): Options still apply, and a poll keeps to the 5 min n8n 2.x gives one', () => {
-		expect(readRequestLimits.call(poll(undefined), 0)).toEqual({ ...expected, listingTimeMs: 295_000, pollBudget: { budgetMs: 300_000, fromN8n: false } });
+		expect(readRequestLimits.call(poll(undefined), 0)).toEqual({
+			...expected,
+			listingTimeMs: 295_000,
+			pollBudget: { budgetMs: 300_000, fromN8n: false },
+		});
 	});
 
 	test('a Timeout over a day or a Max Response Size over 1024 MB is a parameter error naming the maximum', () => {
@@ -251,7 +295,9 @@ describe('readRequestLimits reads the Options of every kind of context', () => {
 		expect(() => readRequestLimits.call(withOptions({ timeout: 3_000_000_000 }), 0)).toThrow(
 			'"Timeout" must be at most 86,400,000 milliseconds (one day), not …',
 		);
-		expect(() => readRequestLimits.call(withOptions({ maxResponseSize: 4096 }), 0)).toThrow('"Max Response Size" must be at most 1,024 MB, not …');
+		expect(() => readRequestLimits.call(withOptions({ maxResponseSize: 4096 }), 0)).toThrow(
+			'"Max Response Size" must be at most 1,024 MB, not …',
+		);
 		expect(readRequestLimits.call(withOptions({ timeout: 86_400_000, maxResponseSize: 1024 }), 0)).toMatchObject({ timeoutMs: 86_400_000 });
 	});
 

@@ -58,7 +58,20 @@ function cluster(setting: Setting, parameters: INodeParameters = {}) {
 /** Only Date is faked: the clock moves when a test says so, timers and sockets run as usual. */
 function fakeClock(start: number): (ms: number) => void {
 	let now = start;
-	jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'] });
+	jest.useFakeTimers({
+		doNotFake: [
+			'setTimeout',
+			'clearTimeout',
+			'setInterval',
+			'clearInterval',
+			'setImmediate',
+			'clearImmediate',
+			'nextTick',
+			'queueMicrotask',
+			'hrtime',
+			'performance',
+		],
+	});
 	jest.setSystemTime(now);
 	return (ms) => jest.setSystemTime((now += ms));
 }
@@ -77,7 +90,9 @@ describe('the item: eventId, seq, redelivered', () => {
 		set('srv-1', { status: 'suspended' });
 		set('srv-2', { vcores: 8 });
 		const first = items(await poller.tick());
-		expect(first.map((item) => Object.keys(item))).toEqual(first.map(() => ['event', 'id_service', 'service', 'previous', 'detectedAt', 'eventId', 'seq', 'redelivered']));
+		expect(first.map((item) => Object.keys(item))).toEqual(
+			first.map(() => ['event', 'id_service', 'service', 'previous', 'detectedAt', 'eventId', 'seq', 'redelivered']),
+		);
 		expect(first.every((item) => /^[0-9a-f]{24}$/.test(String(item.eventId)) && item.redelivered === false)).toBe(true);
 		// The same change made again later (suspended, back, suspended) is another event.
 		set('srv-1', { status: 'active' });
@@ -99,7 +114,13 @@ describe('the item: eventId, seq, redelivered', () => {
 		const state = poller.staticData();
 		set('srv-2', { status: 'pending' });
 		const test = await poller.fetchTestEvent();
-		expect(test.items[0].json).toMatchObject({ event: 'statusChanged', id_service: 'srv-2', eventId: expect.stringMatching(/^[0-9a-f]{24}$/), seq: expect.any(Number), redelivered: false });
+		expect(test.items[0].json).toMatchObject({
+			event: 'statusChanged',
+			id_service: 'srv-2',
+			eventId: expect.stringMatching(/^[0-9a-f]{24}$/),
+			seq: expect.any(Number),
+			redelivered: false,
+		});
 		expect(poller.staticData()).toEqual(state);
 		const tick = items(await poller.tick());
 		expect(tick).toHaveLength(1);
@@ -195,16 +216,54 @@ describe('durable cursors: a poll that lost its lease', () => {
 
 describe('state versions', () => {
 	test.each([
-		['1 (package 0.1.0, 8-slot tuples)', { stateVersion: 1, credentialId: 'cred-1', services: { 'srv-1': ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'server-srv-1', 'alias-srv-1'], 'srv-2': ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'server-srv-2', 'alias-srv-2'], 'srv-3': ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'server-srv-3', 'alias-srv-3'] } }],
-		['2 (0.2.0 to 0.4.0)', { stateVersion: 2, credentialId: 'cred-1', fields: FIELDS, services: { 'srv-1': stored('srv-1'), 'srv-2': stored('srv-2'), 'srv-3': stored('srv-3') } }],
-	])('version %s is read as it is: no new baseline, the changes since come with the new fields, version 3 written', async (_name, state) => {
-		const poller = new ActivePoller(triggerNode(), credentials(), { [STATE_KEY]: structuredClone(state) } as IDataObject);
-		set('srv-2', { status: 'suspended' });
-		const tick = await poller.tick({ activation: true });
-		expect(brief(items(tick))).toEqual([['statusChanged', 'srv-2', false]]);
-		expect(items(tick)[0].seq).toBeGreaterThan(Date.UTC(2026, 0, 1));
-		expect(tick.staticData[STATE_KEY]).toMatchObject({ stateVersion: 3, fields: FIELDS, seq: items(tick)[0].seq, outbox: [[items(tick)[0].eventId, items(tick)[0].seq, 'statusChanged', 'srv-2', { status: 'active' }, stored('srv-2', 'suspended'), expect.any(Number), expect.any(Number)]] });
-	});
+		[
+			'1 (package 0.1.0, 8-slot tuples)',
+			{
+				stateVersion: 1,
+				credentialId: 'cred-1',
+				services: {
+					'srv-1': ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'server-srv-1', 'alias-srv-1'],
+					'srv-2': ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'server-srv-2', 'alias-srv-2'],
+					'srv-3': ['active', 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80, 'server-srv-3', 'alias-srv-3'],
+				},
+			},
+		],
+		[
+			'2 (0.2.0 to 0.4.0)',
+			{
+				stateVersion: 2,
+				credentialId: 'cred-1',
+				fields: FIELDS,
+				services: { 'srv-1': stored('srv-1'), 'srv-2': stored('srv-2'), 'srv-3': stored('srv-3') },
+			},
+		],
+	])(
+		'version %s is read as it is: no new baseline, the changes since come with the new fields, version 3 written',
+		async (_name, state) => {
+			const poller = new ActivePoller(triggerNode(), credentials(), { [STATE_KEY]: structuredClone(state) } as IDataObject);
+			set('srv-2', { status: 'suspended' });
+			const tick = await poller.tick({ activation: true });
+			expect(brief(items(tick))).toEqual([['statusChanged', 'srv-2', false]]);
+			expect(items(tick)[0].seq).toBeGreaterThan(Date.UTC(2026, 0, 1));
+			expect(tick.staticData[STATE_KEY]).toMatchObject({
+				stateVersion: 3,
+				fields: FIELDS,
+				seq: items(tick)[0].seq,
+				outbox: [
+					[
+						items(tick)[0].eventId,
+						items(tick)[0].seq,
+						'statusChanged',
+						'srv-2',
+						{ status: 'active' },
+						stored('srv-2', 'suspended'),
+						expect.any(Number),
+						expect.any(Number),
+					],
+				],
+			});
+		},
+	);
 
 	test('a damaged outbox entry is dropped with a warning and never becomes an event; the others are delivered again', async () => {
 		const warnings = spyOnWarnings();
@@ -219,7 +278,11 @@ describe('state versions', () => {
 			writer: 'another-process',
 			writtenAt: now,
 			delivered: { 'another-process': 42 },
-			outbox: [['b'.repeat(24), 'forty-two', 'statusChanged', 'srv-2', null, stored('srv-2'), now, now], good, ['c'.repeat(24), 40, 'created', 'srv-9', { status: 1 }, stored('srv-9'), now, now]],
+			outbox: [
+				['b'.repeat(24), 'forty-two', 'statusChanged', 'srv-2', null, stored('srv-2'), now, now],
+				good,
+				['c'.repeat(24), 40, 'created', 'srv-9', { status: 1 }, stored('srv-9'), now, now],
+			],
 			tombstones: 'none',
 		};
 		const poller = new ActivePoller(triggerNode(), credentials(), { [STATE_KEY]: state } as IDataObject);
@@ -344,10 +407,15 @@ describe('Confirm Mass Removals confirms only the same services (issue 28 item 5
 					listing = only(...present);
 					const remembered = Object.keys((poller.staticData()[STATE_KEY] as { services: object }).services).length;
 					const tick = await poller.tick();
-					const removed = items(tick).filter((item) => item.event === 'removed').map((item) => String(item.id_service));
+					const removed = items(tick)
+						.filter((item) => item.event === 'removed')
+						.map((item) => String(item.id_service));
 					// A confirmation: a mass removal right after a held poll (a smaller one is reported as usual).
 					if (held !== undefined && removed.length * 2 > remembered) {
-						expect({ removed, listedAtTheHeldPoll: removed.filter((id) => held!.includes(id)) }).toEqual({ removed, listedAtTheHeldPoll: [] });
+						expect({ removed, listedAtTheHeldPoll: removed.filter((id) => held!.includes(id)) }).toEqual({
+							removed,
+							listedAtTheHeldPoll: [],
+						});
 					}
 					held = 'massRemovalUnconfirmed' in (tick.staticData[STATE_KEY] as IDataObject) ? present : undefined;
 				}

@@ -29,7 +29,12 @@ const STATE_KEY = 'node:Services Trigger';
 const FIELDS = ['name', 'alias', 'status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb'];
 const A = [serviceRecord({ id: 'srv-1' }), serviceRecord({ id: 'srv-2' }), serviceRecord({ id: 'srv-3' })];
 const stored = (id: string, status = 'active') => [`server-${id}`, `alias-${id}`, status, 'ubuntu-24.04', 'Ubuntu 24.04 LTS', 2, 4, 80];
-const GOOD_STATE = { stateVersion: 2, credentialId: 'cred-1', fields: FIELDS, services: Object.fromEntries(A.map((r) => [r.id_service, stored(String(r.id_service))])) };
+const GOOD_STATE = {
+	stateVersion: 2,
+	credentialId: 'cred-1',
+	fields: FIELDS,
+	services: Object.fromEntries(A.map((r) => [r.id_service, stored(String(r.id_service))])),
+};
 /** GOOD_STATE as this version writes it after a poll (version 3: the same services, a delivery record beside them). */
 const GOOD_STATE_WRITTEN = { ...GOOD_STATE, stateVersion: 3 };
 /** The remembered list of a written state, without its delivery record (deliveryState.ts). */
@@ -90,7 +95,11 @@ async function expectReset(state: unknown, what: RegExp): Promise<void> {
 
 describe('a state damaged as a whole (wrong types): reset to a new baseline, said in the log, never a TypeError', () => {
 	test.each([
-		['services as text', { ...GOOD_STATE, services: 'srv-1,srv-2' }, /its services are the text "srv-1,srv-2", not an object by id_service/],
+		[
+			'services as text',
+			{ ...GOOD_STATE, services: 'srv-1,srv-2' },
+			/its services are the text "srv-1,srv-2", not an object by id_service/,
+		],
 		['services as a number', { ...GOOD_STATE, services: 42 }, /its services are number 42/],
 		['services as a list', { ...GOOD_STATE, services: [['srv-1', ...stored('srv-1')]] }, /its services are a list/],
 		['services null', { ...GOOD_STATE, services: null }, /its services are null/],
@@ -116,7 +125,8 @@ describe('a state damaged as a whole (wrong types): reset to a new baseline, sai
 	});
 });
 
-const DROPPED_OUTCOME = /\. The changes of the other services are reported as usual\. A dropped entry's service that is still listed is remembered again from this poll with its current values, without an event/;
+const DROPPED_OUTCOME =
+	/\. The changes of the other services are reported as usual\. A dropped entry's service that is still listed is remembered again from this poll with its current values, without an event/;
 
 describe('a damaged entry among valid ones: dropped with a warning naming it, the real changes of the others reported (issue 24)', () => {
 	test('the other services\' real changes are reported, the damaged one is not "created", the next poll is clean', async () => {
@@ -138,7 +148,11 @@ describe('a damaged entry among valid ones: dropped with a warning naming it, th
 			['removed', 'srv-4'],
 		]);
 		expect(first.emitted?.[0].map((item) => item.json.previous)).toEqual([{ status: 'active' }, { ram_gb: 4 }, null, null]);
-		expect(warnings).toEqual([expect.stringMatching(/^Services Trigger "Services Trigger": The trigger's saved state is damaged: 1 of its 4 entries cannot be read \(the entry of "srv-3" is the text "active", not a list of 8 values\); the trigger dropped it and kept the rest\. /)]);
+		expect(warnings).toEqual([
+			expect.stringMatching(
+				/^Services Trigger "Services Trigger": The trigger's saved state is damaged: 1 of its 4 entries cannot be read \(the entry of "srv-3" is the text "active", not a list of 8 values\); the trigger dropped it and kept the rest\. /,
+			),
+		]);
 		expect(warnings[0]).toMatch(DROPPED_OUTCOME);
 		// The damaged entry's service is remembered again with its current values.
 		expect((first.staticData[STATE_KEY] as IDataObject).services).toMatchObject({ 'srv-3': stored('srv-3', 'pending') });
@@ -208,7 +222,9 @@ describe('a damaged entry among valid ones: dropped with a warning naming it, th
 		const trigger = poller({ ...GOOD_STATE, services: { 'srv-1': 1, 'srv-2': 2, 'srv-3': 3 } });
 		const first = await trigger.tick();
 		expect({ error: first.error, emitted: first.emitted }).toEqual({ error: undefined, emitted: null });
-		expect(warnings[0]).toMatch(/damaged: 3 of its 3 entries cannot be read \(the entry of "srv-1" is number 1, .*\); the trigger dropped them\. /);
+		expect(warnings[0]).toMatch(
+			/damaged: 3 of its 3 entries cannot be read \(the entry of "srv-1" is number 1, .*\); the trigger dropped them\. /,
+		);
 		expect(core(first.staticData[STATE_KEY])).toEqual(GOOD_STATE_WRITTEN);
 		listing = [A[0], A[1], serviceRecord({ id: 'srv-4' })];
 		expect(events(await trigger.tick())).toEqual([
@@ -221,14 +237,22 @@ describe('a damaged entry among valid ones: dropped with a warning naming it, th
 		const warnings = spyOnWarnings();
 		const name = `Watch ${KEY}`;
 		const longId = `srv-${'9'.repeat(5000)}`;
-		const services = { ...GOOD_STATE.services, [`srv-${KEY}`]: 'x', [longId]: ['a', 'b', 'active', null, null, 2, 4, { big: 'x'.repeat(5000) }] };
+		const services = {
+			...GOOD_STATE.services,
+			[`srv-${KEY}`]: 'x',
+			[longId]: ['a', 'b', 'active', null, null, 2, 4, { big: 'x'.repeat(5000) }],
+		};
 		const node = servicesTriggerNode({}, { id: `trigger-state-${++nodeCount}`, name });
-		const trigger = new ActivePoller(node, { apiKey: KEY, baseUrl: api.origin }, { [`node:${name}`]: { ...GOOD_STATE, services } } as IDataObject);
+		const trigger = new ActivePoller(node, { apiKey: KEY, baseUrl: api.origin }, {
+			[`node:${name}`]: { ...GOOD_STATE, services },
+		} as IDataObject);
 		const tick = await trigger.tick();
 		expect({ error: tick.error, emitted: tick.emitted }).toEqual({ error: undefined, emitted: null });
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).not.toContain(KEY.slice(0, 8));
-		expect(warnings[0]).toMatch(/^Services Trigger "Watch \[redacted\]": .* 2 of its 5 entries cannot be read \(the entry of "srv-\[redacted\]" is the text "x", not a list of 8 values; the hd_gb of "srv-9{50,56}…" is an object, not a number\); /);
+		expect(warnings[0]).toMatch(
+			/^Services Trigger "Watch \[redacted\]": .* 2 of its 5 entries cannot be read \(the entry of "srv-\[redacted\]" is the text "x", not a list of 8 values; the hd_gb of "srv-9{50,56}…" is an object, not a number\); /,
+		);
 		expect(warnings[0].length).toBeLessThan(1000);
 	});
 });
@@ -246,7 +270,9 @@ describe('static data that is not an object: the poll fails with a clear error, 
 		expect(tick.error?.name).toBe('NodeOperationError');
 		expect(tick.error?.message).toMatch(/^The trigger's saved state is damaged: /);
 		expect(tick.error?.message).toMatch(what);
-		expect((tick.error as { description?: string }).description).toMatch(/rename the Services Trigger node .* and save: the first poll then records the current services as a new baseline/);
+		expect((tick.error as { description?: string }).description).toMatch(
+			/rename the Services Trigger node .* and save: the first poll then records the current services as a new baseline/,
+		);
 		expect(tick.error?.message).not.toMatch(/TypeError|Cannot (read|create|use)/);
 		expect(tick.staticData[STATE_KEY]).toEqual(state);
 		// "Fetch test event" never writes the state: it still gives an event from the live listing.
@@ -267,7 +293,9 @@ describe('a state from a newer version of the node: the poll fails, the state is
 				name: 'NodeOperationError',
 				message: `The trigger's saved state is from a newer version of this node (state version ${version}; this version reads 1 to 3)`,
 			});
-			expect((tick.error as { description?: string }).description).toMatch(/^A newer version of n8n-nodes-service-platform ran this trigger .* Update the package to that version again, or: To start over, rename/);
+			expect((tick.error as { description?: string }).description).toMatch(
+				/^A newer version of n8n-nodes-service-platform ran this trigger .* Update the package to that version again, or: To start over, rename/,
+			);
 			expect(tick.staticData[STATE_KEY]).toEqual(future);
 		}
 		expect(STATE_VERSION).toBe(3);
@@ -282,7 +310,9 @@ describe('a huge state', () => {
 		const trigger = poller({ ...GOOD_STATE, services });
 		const started = Date.now();
 		const tick = await trigger.tick();
-		console.info(`Services Trigger, a state of ${(MAX_STORED_SERVICES + 1).toLocaleString('en-US')} entries: reset after ${Date.now() - started} ms`);
+		console.info(
+			`Services Trigger, a state of ${(MAX_STORED_SERVICES + 1).toLocaleString('en-US')} entries: reset after ${Date.now() - started} ms`,
+		);
 		expect(tick.error).toBeUndefined();
 		expect(tick.emitted).toBeNull();
 		expect(warnings[0]).toMatch(/it holds 1,000,001 services, more than the 1,000,000 the trigger ever stores/);
@@ -316,10 +346,14 @@ describe('a huge state', () => {
 		});
 		listing = Array.from({ length: 6 }, (_, i) => serviceRecord({ id: `srv-${i + 1}` }));
 		const node = { ...triggerNode(), type: smallType };
-		const trigger = new ActivePoller(node, { apiKey: KEY, baseUrl: api.origin }, { [STATE_KEY]: structuredClone(GOOD_STATE) } as IDataObject);
+		const trigger = new ActivePoller(node, { apiKey: KEY, baseUrl: api.origin }, {
+			[STATE_KEY]: structuredClone(GOOD_STATE),
+		} as IDataObject);
 		const tick = await trigger.tick();
 		expect(tick.error?.message).toBe('The account lists 6 services, more than the 5 the trigger can watch');
-		expect((tick.error as { description?: string }).description).toMatch(/Use a schedule with the Services node's List operation and filters instead/);
+		expect((tick.error as { description?: string }).description).toMatch(
+			/Use a schedule with the Services node's List operation and filters instead/,
+		);
 		expect(tick.staticData[STATE_KEY]).toEqual(GOOD_STATE);
 		expect(() => checkWatchable(1_000_001)).toThrow('The account lists 1,000,001 services, more than the 1,000,000 the trigger can watch');
 		expect(() => checkWatchable(1_000_000)).not.toThrow();

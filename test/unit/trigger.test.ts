@@ -88,13 +88,16 @@ describe('node description', () => {
 		]);
 		expect(byName.filters.options?.map((o) => (o as { name: string }).name).sort()).toEqual(['search', 'status']);
 		expect(byName.simplify).toMatchObject({ type: 'boolean', default: true });
-		expect(byName.options.options?.map((o) => (o as { name: string }).name)).toEqual(['timeout', 'listingTimeLimit', 'maxResponseSize', 'retryOnRateLimit']);
+		expect(byName.options.options?.map((o) => (o as { name: string }).name)).toEqual([
+			'timeout',
+			'listingTimeLimit',
+			'maxResponseSize',
+			'retryOnRateLimit',
+		]);
 	});
 
 	it('has a codex file naming the node type', () => {
-		const codex = JSON.parse(
-			readFileSync(join(__dirname, '../../nodes/ServicesTrigger/ServicesTrigger.node.json'), 'utf8'),
-		);
+		const codex = JSON.parse(readFileSync(join(__dirname, '../../nodes/ServicesTrigger/ServicesTrigger.node.json'), 'utf8'));
 		expect(codex).toMatchObject({ node: 'n8n-nodes-service-platform.servicesTrigger', categories: ['Development'] });
 	});
 });
@@ -181,17 +184,13 @@ describe('manual mode: Fetch test event', () => {
 		const changed = withChange(services, second.id_service, (data) => (data.status = 'terminated'));
 		listing(changed);
 		const test = await poller.fetchTestEvent();
-		expect(test.items.map((item) => [item.json.event, item.json.id_service])).toEqual([
-			['statusChanged', second.id_service],
-		]);
+		expect(test.items.map((item) => [item.json.event, item.json.id_service])).toEqual([['statusChanged', second.id_service]]);
 		expect(poller.staticData()).toEqual(stored);
 
 		// So the next scheduled poll still reports the change.
 		listing(changed);
 		const tick = await poller.tick();
-		expect(tick.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([
-			['statusChanged', second.id_service],
-		]);
+		expect(tick.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([['statusChanged', second.id_service]]);
 	});
 });
 
@@ -279,9 +278,7 @@ describe('scheduled polls with state kept between them', () => {
 		listing(changed);
 		const recovered = await poller.tick();
 		expect(recovered.error).toBeUndefined();
-		expect(recovered.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([
-			['statusChanged', first.id_service],
-		]);
+		expect(recovered.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([['statusChanged', first.id_service]]);
 
 		listing(changed);
 		expect((await poller.tick()).emitted).toBeNull();
@@ -304,7 +301,9 @@ describe('scheduled polls with state kept between them', () => {
 		const budgeted = new ActivePoller(triggerNode(), CREDENTIALS);
 		slow();
 		// The node's own timeout error comes a little before n8n abandons the poll at its budget.
-		expect((await budgeted.tick({ pollBudgetMs: 150 })).error?.message).toBe("The platform did not answer within n8n's poll budget (135 ms of 150 ms used)");
+		expect((await budgeted.tick({ pollBudgetMs: 150 })).error?.message).toBe(
+			"The platform did not answer within n8n's poll budget (135 ms of 150 ms used)",
+		);
 		expect(budgeted.staticData()).toEqual({});
 		// Let the delayed replies finish before nock is cleaned up.
 		await new Promise((resolve) => setTimeout(resolve, 500));
@@ -424,9 +423,7 @@ describe('scheduled polls with state kept between them', () => {
 
 		listing({ data: [first] });
 		const tick = await poller.tick();
-		expect(tick.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([
-			['created', first.id_service],
-		]);
+		expect(tick.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([['created', first.id_service]]);
 	});
 });
 
@@ -457,9 +454,7 @@ describe('no removal storm: a mass removal is confirmed by the next poll before 
 		const back = withChange(services, first.id_service, (data) => (data.status = 'suspended'));
 		listing(back);
 		const recovered = await poller.tick();
-		expect(recovered.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([
-			['statusChanged', first.id_service],
-		]);
+		expect(recovered.emitted?.[0].map((item) => [item.json.event, item.json.id_service])).toEqual([['statusChanged', first.id_service]]);
 		expect(recovered.staticData[STATE_KEY]).not.toHaveProperty('massRemovalUnconfirmed');
 	});
 
@@ -545,7 +540,9 @@ describe('no removal storm: a mass removal is confirmed by the next poll before 
 			const second = await activated(other);
 			listing([]);
 			const marked = await second.tick();
-			expect(marked.staticData[STATE_KEY]).toMatchObject({ massRemovalUnconfirmed: { count: services.length, hash: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+			expect(marked.staticData[STATE_KEY]).toMatchObject({
+				massRemovalUnconfirmed: { count: services.length, hash: expect.stringMatching(/^[0-9a-f]{32}$/) },
+			});
 			jest.isolateModules(() => {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports
 				const fresh = require('../../nodes/ServicesTrigger/ServicesTrigger.node') as { ServicesTrigger: new () => ServicesTrigger };

@@ -53,9 +53,7 @@ export const GET_TOOL_DESCRIPTION =
  */
 export function cutShortNote(listed: number, matching: number, reason: 'limit' | 'size'): { note: string } {
 	const why =
-		reason === 'limit'
-			? 'the limit'
-			: `the answer is kept under ${Math.round(TOOL_ANSWER_MAX_BYTES / 1000)} KB for the model's context`;
+		reason === 'limit' ? 'the limit' : `the answer is kept under ${Math.round(TOOL_ANSWER_MAX_BYTES / 1000)} KB for the model's context`;
 	return {
 		note:
 			`Only ${listed} of the ${matching} matching services are listed (${why}). ` +

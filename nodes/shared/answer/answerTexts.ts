@@ -30,11 +30,17 @@ export const fieldText = (path: string): Text => text`"${foreign(path, 120)}"`;
 export const quoted = (value: unknown): Text => foreign(JSON.stringify(value) ?? String(value), 40);
 
 export function unknownPagingField(where: Text): ServiceResponseError {
-	return new ServiceResponseError(text`The answer holds paging metadata the node does not know: ${where}`, text`${CLOSED_WORLD}${PROVIDER_HINT}`);
+	return new ServiceResponseError(
+		text`The answer holds paging metadata the node does not know: ${where}`,
+		text`${CLOSED_WORLD}${PROVIDER_HINT}`,
+	);
 }
 
 export function unknownField(where: Text): ServiceResponseError {
-	return new ServiceResponseError(text`The answer holds ${where} next to the records, which the node does not know`, text`${CLOSED_WORLD}${PROVIDER_HINT}`);
+	return new ServiceResponseError(
+		text`The answer holds ${where} next to the records, which the node does not know`,
+		text`${CLOSED_WORLD}${PROVIDER_HINT}`,
+	);
 }
 
 export function unknownLink(where: Text, link: string): ServiceResponseError {

@@ -94,7 +94,8 @@ function readSignal(kind: SignalKind, field: Field, reading: Reading, stack: Fie
 				return pushFields(stack, value, path, 'holder', pages);
 			}
 			// PHP writes an empty object as `[]` (`"meta": []`): nothing in it.
-			if (value !== null && !(Array.isArray(value) && value.length === 0)) throw unreadable(where, value, own('as an object of paging fields'));
+			if (value !== null && !(Array.isArray(value) && value.length === 0))
+				throw unreadable(where, value, own('as an object of paging fields'));
 			return;
 		case 'links':
 			return readLinks(value, path, reading);
@@ -147,7 +148,8 @@ function readLinks(value: unknown, path: string, reading: Reading): void {
 		if (isJsonObject(item) && item.rel === undefined && item.relation === undefined && typeof item.label === 'string') return;
 		const rel = isJsonObject(item) ? (item.rel ?? item.relation) : undefined;
 		const href = isJsonObject(item) ? (item.href ?? item.url ?? item.uri ?? null) : undefined;
-		if (typeof rel !== 'string' || !(href === null || typeof href === 'string')) throw unreadable(fieldText(at), item, own('as a link ({rel, href})'));
+		if (typeof rel !== 'string' || !(href === null || typeof href === 'string'))
+			throw unreadable(fieldText(at), item, own('as a link ({rel, href})'));
 		for (const type of rel.split(/\s+/).filter((word) => word !== '')) {
 			relation(type, href, at, text`rel "${foreign(type, 40)}" in ${fieldText(at)}`, reading);
 		}

@@ -124,7 +124,8 @@ export class Reading {
 		}
 		if (!this.hasNextField && records > 0) {
 			const size = this.pageSizes.find(({ count }) => count > 0 && records >= count);
-			if (size !== undefined) this.unsettled(text`the page holds ${records} services, as many as ${size.field} ${size.count} says a page holds`);
+			if (size !== undefined)
+				this.unsettled(text`the page holds ${records} services, as many as ${size.field} ${size.count} says a page holds`);
 		}
 	}
 

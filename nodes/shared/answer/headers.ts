@@ -17,7 +17,8 @@ const HEADERS = byName(HEADER_SIGNALS);
 const KNOWN_STATUSES = new Set(STATUS_SIGNALS.map(({ status }) => status));
 
 /** `x-total-count` as a user reads it: `X-Total-Count`. */
-const headerName = (name: string): string => name.replace(/(^|-)(\w)/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+const headerName = (name: string): string =>
+	name.replace(/(^|-)(\w)/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 const theHeader = (name: string): Text => text`the ${foreign(headerName(name), 60)} header`;
 
 export function readHeaders(headers: Record<string, string | undefined>, status: number, reading: Reading): void {
@@ -48,7 +49,8 @@ export function readHeaders(headers: Record<string, string | undefined>, status:
 				readLinkHeader(value, reading);
 				break;
 			case 'cursor':
-				if (value.trim() !== '' && value.trim() !== '0') reading.more(text`${where} is ${quoted(value)} (a next page the node would have to ask for itself)`);
+				if (value.trim() !== '' && value.trim() !== '0')
+					reading.more(text`${where} is ${quoted(value)} (a next page the node would have to ask for itself)`);
 				break;
 			default:
 				break; // harmless

@@ -145,7 +145,7 @@ export function inexactIntegers(json: string): InexactInteger[] {
 	// The path to the value being read: an object's current key, an array's current index.
 	const path: Array<string | number> = [];
 	const inObject: boolean[] = [];
-	for (let at = 0; at < json.length; ) {
+	for (let at = 0; at < json.length;) {
 		const code = json.charCodeAt(at);
 		if (code === QUOTE) {
 			const end = stringEnd(json, at);
@@ -192,7 +192,8 @@ export function keepExactIntegers(body: unknown, json: string): unknown {
 			continue;
 		}
 		let holder: unknown = result;
-		for (const key of path.slice(0, -1)) holder = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+		for (const key of path.slice(0, -1))
+			holder = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
 		const last = path[path.length - 1];
 		if (typeof holder !== 'object' || holder === null || !Object.hasOwn(holder, last)) continue;
 		const place = holder as Record<string | number, unknown>;

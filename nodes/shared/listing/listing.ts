@@ -139,7 +139,11 @@ function joinPage(session: ApiSession, walk: Walk, answer: Answer, pageNumber: n
 		walk.fetched.add(answer.url);
 		if (answer.signals.total !== undefined) walk.stated = { ...answer.signals.total, page: pageNumber };
 		if (answer.next !== undefined) {
-			return { records, services, next: nextPageUrl(answer.next, { answeredUrl: answer.url, baseUrl: session.baseUrl, fetched: walk.fetched, pagesRead: pageNumber }) };
+			return {
+				records,
+				services,
+				next: nextPageUrl(answer.next, { answeredUrl: answer.url, baseUrl: session.baseUrl, fetched: walk.fetched, pagesRead: pageNumber }),
+			};
 		}
 		checkNothingLeft({ last: answer.signals, stated: walk.stated, read: walk.seen.size, pages: pageNumber, resumed: walk.resumed });
 		return { records, services, next: undefined };
@@ -176,6 +180,12 @@ export function extractServiceRecords(body: unknown, headers: Record<string, str
 	const answer = readAnswer({ body, text: json, headers, status: 200, url }, { page: 1, resumed: false });
 	const seen = new Map<string, number>();
 	const records = checkPageRecords(answer, { seen, pageNumber: 1, advice: PROVIDER_HINT });
-	if (answer.next === undefined) checkNothingLeft({ last: answer.signals, stated: answer.signals.total && { ...answer.signals.total, page: 1 }, read: seen.size, pages: 1 });
+	if (answer.next === undefined)
+		checkNothingLeft({
+			last: answer.signals,
+			stated: answer.signals.total && { ...answer.signals.total, page: 1 },
+			read: seen.size,
+			pages: 1,
+		});
 	return records;
 }

@@ -20,14 +20,18 @@ export interface ServiceFilters {
 export function parseServiceFilters(raw: unknown): ServiceFilters {
 	const filters = requireCollection(raw, own('Filters'));
 	const status = option(filters, 'status', '');
-	const statusFix = own('Enter statuses separated by commas in "Status" (e.g. active, suspended), or leave it empty for any status. An expression may give text, a number, or a list of them.');
+	const statusFix = own(
+		'Enter statuses separated by commas in "Status" (e.g. active, suspended), or leave it empty for any status. An expression may give text, a number, or a list of them.',
+	);
 	const statusList = Array.isArray(status)
 		? status.map((entry) => requireStatus(entry, status, statusFix))
 		: requireText(status, own('Status'), statusFix, own('text or a list of texts')).split(',');
 	const search = requireText(
 		option(filters, 'search', ''),
 		own('Search'),
-		own('Enter the text to search for in "Search", or leave it empty for no search. An expression may give text or a number (10014 searches "10014").'),
+		own(
+			'Enter the text to search for in "Search", or leave it empty for no search. An expression may give text or a number (10014 searches "10014").',
+		),
 	);
 	return {
 		statuses: statusList.map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== ''),
@@ -47,10 +51,7 @@ export function hasServiceFilters(filters: ServiceFilters): boolean {
 }
 
 /** Whether a service (its simplified view: the filters read status, name and alias) matches. */
-export function matchesServiceFilters(
-	service: Pick<SimplifiedService, 'status' | 'name' | 'alias'>,
-	filters: ServiceFilters,
-): boolean {
+export function matchesServiceFilters(service: Pick<SimplifiedService, 'status' | 'name' | 'alias'>, filters: ServiceFilters): boolean {
 	if (filters.statuses.length > 0 && !filters.statuses.includes((service.status ?? '').toLowerCase())) return false;
 	if (filters.search !== '') {
 		const name = (service.name ?? '').toLowerCase();

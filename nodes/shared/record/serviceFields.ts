@@ -78,9 +78,7 @@ type NestedAt<Path extends readonly string[], Value> = Path extends readonly [
 ]
 	? { [Key in Head]?: (Rest extends readonly [] ? Value : NestedAt<Rest, Value> & { [key: string]: unknown }) | null }
 	: never;
-type UnionToIntersection<Union> = (Union extends unknown ? (arg: Union) => void : never) extends (arg: infer Both) => void
-	? Both
-	: never;
+type UnionToIntersection<Union> = (Union extends unknown ? (arg: Union) => void : never) extends (arg: infer Both) => void ? Both : never;
 
 /** A record as the API sent it: `id_service` plus the documented fields (see SERVICE_FIELDS) and any others. */
 export type ServiceRecord = { id_service: string } & DocumentedRecord & { [key: string]: unknown };

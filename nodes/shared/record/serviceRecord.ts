@@ -57,13 +57,16 @@ function validateServiceRecord(candidate: unknown, label: Text, advice: Text | u
 		throw new ServiceResponseError(
 			text`Service record ${label}${id} is nested more than ${MAX_RECORD_DEPTH} levels deep`,
 			withAdvice(
-				join([
-					text`The field at ${fieldPath(tooDeep)} goes deeper; the documented record is ${DOCUMENTED_DEPTH} levels deep.`,
-					own(
-						'The node refuses records nested deeper than that bound because n8n cannot store data nested a few thousand levels deep: ' +
-							'saving the run would fail with "Maximum call stack size exceeded".',
-					),
-				], own(' ')),
+				join(
+					[
+						text`The field at ${fieldPath(tooDeep)} goes deeper; the documented record is ${DOCUMENTED_DEPTH} levels deep.`,
+						own(
+							'The node refuses records nested deeper than that bound because n8n cannot store data nested a few thousand levels deep: ' +
+								'saving the run would fail with "Maximum call stack size exceeded".',
+						),
+					],
+					own(' '),
+				),
 				advice,
 			),
 		);

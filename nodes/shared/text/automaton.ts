@@ -10,7 +10,6 @@ export interface StepMeter {
 	steps: number;
 }
 
-
 /** Runs are counted up to this many units: a longer run was already marked from its start (see walk). */
 const RUN_CAP = 254;
 /** In `lengths`: the run goes on (one more unit), rather than restarting at a length of its own. */
@@ -186,7 +185,8 @@ export class Cursor {
 			this.run = from.beforeRun;
 			this.units = from.beforeUnits;
 			// The history its run may reach back into.
-			for (let back = 1; back <= this.run && back < 256; back++) this.begins[(this.units - back) & 255] = from.begins[(this.units - back) & 255];
+			for (let back = 1; back <= this.run && back < 256; back++)
+				this.begins[(this.units - back) & 255] = from.begins[(this.units - back) & 255];
 		} else {
 			this.row = 0;
 			this.run = 0;

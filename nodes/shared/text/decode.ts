@@ -44,8 +44,15 @@ export function isTrigger(code: number): boolean {
 export function isGap(code: number): boolean {
 	if (code < 0x80) return code === 0x20 || code === 0x2b || code < 0x20 || code === 0x7f;
 	return (
-		code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x202f || code === 0x205f || code === 0x3000 ||
-		code === 0xfeff || isControl(code) || (code >= 0xd800 && code <= 0xdfff)
+		code === 0xa0 ||
+		code === 0x1680 ||
+		(code >= 0x2000 && code <= 0x200a) ||
+		code === 0x202f ||
+		code === 0x205f ||
+		code === 0x3000 ||
+		code === 0xfeff ||
+		isControl(code) ||
+		(code >= 0xd800 && code <= 0xdfff)
 	);
 }
 
@@ -71,11 +78,53 @@ for (const [letter, code] of Object.entries({ '"': 0x22, '\\': 0x5c, '/': 0x2f, 
 /** HTML's named references for ASCII characters (HTML 5), and `nbsp`. Names are case-sensitive. */
 const NAMED = new Map<string, number>(
 	Object.entries({
-		Tab: 9, NewLine: 10, excl: 33, quot: 34, QUOT: 34, num: 35, dollar: 36, percnt: 37, amp: 38, AMP: 38, apos: 39, lpar: 40,
-		rpar: 41, ast: 42, midast: 42, plus: 43, comma: 44, period: 46, sol: 47, colon: 58, semi: 59, lt: 60, LT: 60, equals: 61,
-		gt: 62, GT: 62, quest: 63, commat: 64, lsqb: 91, lbrack: 91, bsol: 92, rsqb: 93, rbrack: 93, Hat: 94, lowbar: 95,
-		UnderBar: 95, grave: 96, DiacriticalGrave: 96, lcub: 123, lbrace: 123, verbar: 124, vert: 124, VerticalLine: 124,
-		rcub: 125, rbrace: 125, nbsp: 0xa0, NonBreakingSpace: 0xa0,
+		Tab: 9,
+		NewLine: 10,
+		excl: 33,
+		quot: 34,
+		QUOT: 34,
+		num: 35,
+		dollar: 36,
+		percnt: 37,
+		amp: 38,
+		AMP: 38,
+		apos: 39,
+		lpar: 40,
+		rpar: 41,
+		ast: 42,
+		midast: 42,
+		plus: 43,
+		comma: 44,
+		period: 46,
+		sol: 47,
+		colon: 58,
+		semi: 59,
+		lt: 60,
+		LT: 60,
+		equals: 61,
+		gt: 62,
+		GT: 62,
+		quest: 63,
+		commat: 64,
+		lsqb: 91,
+		lbrack: 91,
+		bsol: 92,
+		rsqb: 93,
+		rbrack: 93,
+		Hat: 94,
+		lowbar: 95,
+		UnderBar: 95,
+		grave: 96,
+		DiacriticalGrave: 96,
+		lcub: 123,
+		lbrace: 123,
+		verbar: 124,
+		vert: 124,
+		VerticalLine: 124,
+		rcub: 125,
+		rbrace: 125,
+		nbsp: 0xa0,
+		NonBreakingSpace: 0xa0,
 	}),
 );
 const LONGEST_NAME = Math.max(...[...NAMED.keys()].map((name) => name.length));
@@ -83,7 +132,10 @@ const LONGEST_NAME = Math.max(...[...NAMED.keys()].map((name) => name.length));
 const [MAX_DECIMAL, MAX_HEX] = [10, 8];
 
 /** By the length of a UTF-8 sequence: the smallest code point it may hold, the payload bits of its first byte. */
-const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1f, 0x0f, 0x07]];
+const [SMALLEST, PAYLOAD_BITS] = [
+	[0, 0, 0x80, 0x800, 0x10000],
+	[0x7f, 0x7f, 0x1f, 0x0f, 0x07],
+];
 
 /**
  * By the character after a trigger: the triggers it may go on an escape with (1 `%`, 2 `\`, 4 `&`; all
@@ -92,7 +144,9 @@ const [SMALLEST, PAYLOAD_BITS] = [[0, 0, 0x80, 0x800, 0x10000], [0x7f, 0x7f, 0x1
 const FOLLOWS = Uint8Array.from({ length: 128 }, (_, code) => {
 	const char = String.fromCharCode(code);
 	if (ASCII_GAP[code] === 1) return 7;
-	return (HEX[code] >= 0 ? 1 : 0) | (SIMPLE[code] >= 0 || char === 'x' || char === 'u' ? 2 : 0) | (char === '#' || /[A-Za-z]/.test(char) ? 4 : 0);
+	return (
+		(HEX[code] >= 0 ? 1 : 0) | (SIMPLE[code] >= 0 || char === 'x' || char === 'u' ? 2 : 0) | (char === '#' || /[A-Za-z]/.test(char) ? 4 : 0)
+	);
 });
 
 /** Whether `next`, after the trigger `code`, may go on an escape with it (beyond ASCII: may, a gap perhaps). */
@@ -151,7 +205,7 @@ export function textLayer(text: string): Layer {
 	}
 	const src = scratch(1, text.length + 1);
 	let length = 0;
-	for (let index = 0; index < text.length; ) {
+	for (let index = 0; index < text.length;) {
 		const code = text.charCodeAt(index);
 		src[length] = index;
 		if (code >= 0xd800 && code <= 0xdbff) {
@@ -184,7 +238,7 @@ export function decodeLayer(below: Layer): Layer {
 	let length = 0;
 	const escaped = scratch(3 * DEPTH + 3 + depth, count);
 	let escapes = 0;
-	for (let index = 0; index < count; ) {
+	for (let index = 0; index < count;) {
 		// Elements that begin no escape (most of them), in a loop of their own.
 		const run = index;
 		if (belowPos === undefined) {
@@ -279,7 +333,14 @@ export class Decoder {
 	private one(index: number): number {
 		const code = this.codes[index];
 		this.steps++;
-		const end = code === PERCENT ? this.bytes(index + 1, PERCENT) : code === BACKSLASH ? this.backslash(index + 1) : code === AMPERSAND ? this.reference(index + 1) : -1;
+		const end =
+			code === PERCENT
+				? this.bytes(index + 1, PERCENT)
+				: code === BACKSLASH
+					? this.backslash(index + 1)
+					: code === AMPERSAND
+						? this.reference(index + 1)
+						: -1;
 		if (end < 0) {
 			this.code = code;
 			return index + 1;

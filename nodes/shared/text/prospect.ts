@@ -169,21 +169,21 @@ export class Prospect {
 		let moved = lengths[cell];
 		let reach = moved !== GOES_ON ? moved : run < RUN_CAP ? run + 1 : RUN_CAP;
 		let state = next[cell];
-		if (reach >= minRun && !synced) return (this.hit = true), 1;
+		if (reach >= minRun && !synced) return ((this.hit = true), 1);
 		// An escape that stands for its own trigger (`%25`, `\\`, `&amp;`): the trigger read as itself is the main cursor's unit too.
 		let since = codes[index] === trigger ? NONE_YET : OWN;
 		let steps = 2;
 		let at = start + 1;
 		for (const end = src[index + 1]; at < end; at++, steps++) {
 			const code = below[at];
-			if (code >= 0x80 || isTrigger(code)) return (this.hit = this.save(at, index, state, reach, since)), steps;
+			if (code >= 0x80 || isTrigger(code)) return ((this.hit = this.save(at, index, state, reach, since)), steps);
 			if (asciiClass[code] < 0) continue;
 			cell = state + asciiClass[code];
 			moved = lengths[cell];
 			reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
 			state = next[cell];
 			since = OWN;
-			if (reach >= minRun && !synced) return (this.hit = true), steps;
+			if (reach >= minRun && !synced) return ((this.hit = true), steps);
 		}
 		// Rejoining the main cursor: its run must hold a unit of its own (not a run at all: none).
 		if (since === NONE_YET || reach === 0) return steps;
@@ -204,7 +204,7 @@ export class Prospect {
 				reach = moved !== GOES_ON ? moved : reach < RUN_CAP ? reach + 1 : RUN_CAP;
 				state = next[cell];
 				since++;
-				if (reach >= minRun && reach > since && !synced) return (this.hit = true), steps;
+				if (reach >= minRun && reach > since && !synced) return ((this.hit = true), steps);
 			}
 			steps += units + 1;
 			at = end;

@@ -65,4 +65,3 @@ export function unitsOfCode(code: number, out: Uint8Array): number {
 
 /** The unit of each ASCII character, or -1 for a gap: the walks' fast path. */
 export const ASCII_UNIT = Int16Array.from({ length: 128 }, (_, code) => (isGap(code) ? -1 : fold(code)));
-

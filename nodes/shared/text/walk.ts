@@ -125,8 +125,12 @@ export function walk(layer: Layer, matcher: Matcher, meter: StepMeter, trails: T
 			// (prospect.ts). Where main's run lies in elements of the layer below since its last escape, and
 			// main is as that layer's main cursor was at the escape, that way reads as that cursor did until
 			// the next escape: what it finds before is found already (SYNCED).
-			const synced = belowTrail !== undefined && main.beforeRun <= main.beforeUnits - escapeEnd && belowTrail[start] === ((main.beforeRow << 8) | main.beforeRun);
-			if (!inPattern || alive === OTHERS || !isTrigger(trigger) || prospect.mayFind(index, main.beforeRow, main.beforeRun, synced)) forkFrom(main, start);
+			const synced =
+				belowTrail !== undefined &&
+				main.beforeRun <= main.beforeUnits - escapeEnd &&
+				belowTrail[start] === ((main.beforeRow << 8) | main.beforeRun);
+			if (!inPattern || alive === OTHERS || !isTrigger(trigger) || prospect.mayFind(index, main.beforeRow, main.beforeRun, synced))
+				forkFrom(main, start);
 		} else if (main.forkWorthIt(trigger)) {
 			waiting[waitingCount++] = index;
 			waiting[waitingCount++] = main.units;

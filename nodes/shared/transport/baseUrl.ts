@@ -103,7 +103,9 @@ export function resolveApiKey(raw: unknown): string {
 	if (URL_LIKE.test(key)) {
 		throw new ApiKeyError(
 			own("The credential's API Key holds a web address, not a key"),
-			own('API Key and Base URL seem swapped: put the address in Base URL (e.g. https://api.example.com) and the key from the account panel in API Key.'),
+			own(
+				'API Key and Base URL seem swapped: put the address in Base URL (e.g. https://api.example.com) and the key from the account panel in API Key.',
+			),
 		);
 	}
 	const bad = [...key].findIndex((char) => char < ' ' || char > '~');
@@ -123,7 +125,9 @@ export function resolveApiKey(raw: unknown): string {
 			text`The credential's API Key is too short to be an API key (${key.length} ${
 				key.length === 1 ? own('character') : own('characters')
 			}; at least ${MIN_KEY_LENGTH} needed)`,
-			own('Platform API keys are long random texts. Copy the whole key again from the account panel of the platform: part of it may be missing.'),
+			own(
+				'Platform API keys are long random texts. Copy the whole key again from the account panel of the platform: part of it may be missing.',
+			),
 		);
 	}
 	return key;
@@ -142,14 +146,18 @@ interface CredentialField {
 const API_KEY_FIELD: CredentialField = {
 	error: ApiKeyError,
 	name: own('API Key'),
-	notText: own('Paste the API key from the account panel of the platform into the credential. If the field holds an expression, make it give the key as text.'),
+	notText: own(
+		'Paste the API key from the account panel of the platform into the credential. If the field holds an expression, make it give the key as text.',
+	),
 	empty: own('Open the Service Platform API credential and paste the API key generated in the account panel of the platform.'),
 };
 
 const BASE_URL_FIELD: CredentialField = {
 	error: BaseUrlError,
 	name: own('Base URL'),
-	notText: own('Enter the base address your platform gives in the credential, e.g. https://api.example.com. If the field holds an expression, make it give the address as text.'),
+	notText: own(
+		'Enter the base address your platform gives in the credential, e.g. https://api.example.com. If the field holds an expression, make it give the address as text.',
+	),
 	empty: own('Open the Service Platform API credential and enter the base address your platform gives, e.g. https://api.example.com'),
 };
 

@@ -5,14 +5,7 @@ import type { Text } from '../text/text';
 import { DescribedError, HttpStatusError } from '../text/errors';
 import { platformMessageOf } from './httpErrors';
 import type { ApiContext, RequestLimits, SessionUse } from '../parameters/limits';
-import {
-	BodyTooLargeError,
-	DeadlineReachedError,
-	decodeText,
-	discardBody,
-	readBody,
-	UndecodableTextError,
-} from './responseBody';
+import { BodyTooLargeError, DeadlineReachedError, decodeText, discardBody, readBody, UndecodableTextError } from './responseBody';
 import {
 	describeBodyTooLarge,
 	describeDeadline,
@@ -98,7 +91,11 @@ export async function sendGet(exchange: Exchange, url: string, action: Text, dea
 }
 
 /** A failure below HTTP (connect, TLS, reset, deadline) in words. */
-export function transportFailure(exchange: Exchange, error: unknown, { host, action, deadline }: { host: string; action: Text; deadline: Deadline }): DescribedError {
+export function transportFailure(
+	exchange: Exchange,
+	error: unknown,
+	{ host, action, deadline }: { host: string; action: Text; deadline: Deadline },
+): DescribedError {
 	if (deadline.signal.aborted || error instanceof DeadlineReachedError) return deadlineError(exchange, deadline, host, action);
 	const { timeoutMs } = exchange.limits;
 	return new DescribedError(...textOf(describeTransportFailure(errorCode(error), { host, timeoutMs, detail: errorDetail(error) })));
@@ -110,7 +107,7 @@ function deadlineError(exchange: Exchange, deadline: Deadline, host: string, act
 }
 
 export async function readJsonBody(
-exchange: Exchange,
+	exchange: Exchange,
 	rawBody: unknown,
 	headers: Record<string, string | undefined>,
 	{ statusCode, url, action, deadline }: { statusCode: number; url: string; action: Text; deadline: Deadline },
@@ -134,7 +131,7 @@ exchange: Exchange,
 
 /** Why a body could not be used: too large, too slow, undecodable, or cut by the network. */
 function bodyFailure(
-exchange: Exchange,
+	exchange: Exchange,
 	error: unknown,
 	context: { headers: Record<string, string | undefined>; statusCode: number; host: string; action: Text; deadline: Deadline },
 ): DescribedError {
@@ -142,7 +139,10 @@ exchange: Exchange,
 	if (error instanceof DescribedError) return error;
 	if (error instanceof BodyTooLargeError) {
 		const { bytesRead, pagesRead } = exchange.used;
-		return new HttpStatusError(describeBodyTooLarge({ maxBytes: exchange.limits.maxResponseBytes, action, bytesRead, pagesRead }), statusCode);
+		return new HttpStatusError(
+			describeBodyTooLarge({ maxBytes: exchange.limits.maxResponseBytes, action, bytesRead, pagesRead }),
+			statusCode,
+		);
 	}
 	if (error instanceof UndecodableTextError) {
 		const text = describeUndecodableText({ charset: error.charset, known: error.known, contentType: headers['content-type'] });

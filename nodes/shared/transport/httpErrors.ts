@@ -14,7 +14,10 @@ export function describeHttpStatus(
 ): ErrorText {
 	const { action } = context;
 	const said = context.serverMessage ? text` The platform said: "${foreign(context.serverMessage, EXCERPT_MAX)}".` : own('');
-	const withSaid = (value: { message: Text; description: Text }): ErrorText => ({ ...value, description: text`${value.description}${said}` });
+	const withSaid = (value: { message: Text; description: Text }): ErrorText => ({
+		...value,
+		description: text`${value.description}${said}`,
+	});
 	const checkBaseUrl = text`Check the Base URL in the Service Platform API credential: it must be the API's base address as the platform gives it (e.g. https://api.example.com); the node requested ${context.url}.`;
 	const wait = describeRetryAfter(context.retryAfter, context.now);
 	const asksToWait = wait ? text`; it asks to wait ${wait}` : own('');

@@ -170,7 +170,10 @@ class HttpSession implements ApiSession {
 		const { pagesRead, retries } = this.used;
 		const elapsedMs = Date.now() - this.startedAt;
 		const limits = { maxPerRequest: MAX_RETRIES, maxPerListing: MAX_SESSION_RETRIES };
-		return new RetryBudgetError(describeRetryBudgetSpent({ status, retries, pagesRead, elapsedMs, action, serverMessage, ...limits }), status);
+		return new RetryBudgetError(
+			describeRetryBudgetSpent({ status, retries, pagesRead, elapsedMs, action, serverMessage, ...limits }),
+			status,
+		);
 	}
 
 	private remainingMs(): number {
@@ -198,7 +201,10 @@ class HttpSession implements ApiSession {
 				}
 				if (next?.origin !== this.origin) {
 					// Quoted as foreign text (redacted, then bounded when shown): a hostile Location may be long and carry the key.
-					throw new HttpStatusError(describeRedirect(statusCode, requested.quoted, location === undefined ? undefined : (next?.href ?? location)), statusCode);
+					throw new HttpStatusError(
+						describeRedirect(statusCode, requested.quoted, location === undefined ? undefined : (next?.href ?? location)),
+						statusCode,
+					);
 				}
 				if (++redirects > MAX_SAME_ORIGIN_REDIRECTS) {
 					throw new HttpStatusError(describeRedirectLoop(statusCode, requested.quoted, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
@@ -218,14 +224,19 @@ class HttpSession implements ApiSession {
 					if (waitMs <= limits.timeoutMs && waitMs < this.remainingMs()) {
 						const cancel = 'getExecutionCancelSignal' in this.context ? this.context.getExecutionCancelSignal() : undefined;
 						if (!(await pause(waitMs, cancel))) {
-							throw new DescribedError(...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })));
+							throw new DescribedError(
+								...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })),
+							);
 						}
 						retried.count++;
 						this.used.retries++;
 						continue;
 					}
 					if (retryAfterMs !== undefined) {
-						throw new HttpStatusError(describeRetryTooLong({ status: statusCode, waitMs, remainingMs: this.remainingMs(), limits }), statusCode);
+						throw new HttpStatusError(
+							describeRetryTooLong({ status: statusCode, waitMs, remainingMs: this.remainingMs(), limits }),
+							statusCode,
+						);
 					}
 				}
 				const serverMessage = await readErrorMessage(response.body, headers['content-type'], deadline.signal);
@@ -238,6 +249,4 @@ class HttpSession implements ApiSession {
 			return { body, text, headers, url, status: statusCode };
 		}
 	}
-
 }
-

@@ -156,7 +156,9 @@ export function describeDeadline(context: {
 export function describeBodyTooLarge(context: { maxBytes: number; action: Text; bytesRead?: number; pagesRead?: number }): ErrorText {
 	const cap = formatBytes(context.maxBytes);
 	const pagesRead = context.pagesRead ?? 0;
-	const raise = own('If your account really has that much data, raise "Max Response Size" under Options (it counts all pages of a listing together)');
+	const raise = own(
+		'If your account really has that much data, raise "Max Response Size" under Options (it counts all pages of a listing together)',
+	);
 	if (pagesRead === 0) {
 		return {
 			message: text`The answer is larger than the Max Response Size of ${cap}`,
@@ -185,7 +187,9 @@ export function describeUndecodableText(context: { charset: string; known: boole
 			}
 		: {
 				message: text`The answer uses a character set the node cannot read ("${foreign(context.charset, 60)}")`,
-				description: own('JSON is sent as UTF-8 (also accepted: UTF-16 and the charsets n8n\'s Node.js can decode). Ask the provider to send UTF-8, or check that the Base URL points at the API and not a proxy.'),
+				description: own(
+					"JSON is sent as UTF-8 (also accepted: UTF-16 and the charsets n8n's Node.js can decode). Ask the provider to send UTF-8, or check that the Base URL points at the API and not a proxy.",
+				),
 			};
 }
 
@@ -206,6 +210,9 @@ export function describeUnusableBody(
 		case 'html':
 			return { message: own('The platform answered with an HTML page instead of JSON'), description: text`Received ${received}. ${fix}` };
 		default:
-			return { message: own('The platform answered with text that is not valid JSON'), description: text`Received ${received}; it may be cut off. ${fix}` };
+			return {
+				message: own('The platform answered with text that is not valid JSON'),
+				description: text`Received ${received}; it may be cut off. ${fix}`,
+			};
 	}
 }

@@ -24,7 +24,11 @@ export function mirrorDatabase(pg) {
 
 /** A Postgres credential in `inst` for the mirror database (the throwaway server trusts local users: no password). */
 export function mirrorCredential(inst, db) {
-	return inst.createCredential({ name: 'Mirror database', type: 'postgres', data: { host: db.host, port: db.port, database: db.database, user: db.user, password: 'unused-trust-auth', ssl: 'disable' } });
+	return inst.createCredential({
+		name: 'Mirror database',
+		type: 'postgres',
+		data: { host: db.host, port: db.port, database: db.database, user: db.user, password: 'unused-trust-auth', ssl: 'disable' },
+	});
 }
 
 /**
@@ -67,7 +71,17 @@ export function seedMirror(db, services) {
 	const rows = services.map((r) => {
 		const v = r.values.values;
 		const c = v.service.customize;
-		return { id_service: r.id_service, name: v.name, alias: v.alias, status: v.status, os_id: c.OS.id, os_name: c.OS.name, vcores: c.specifications.vcores, ram_gb: c.specifications.GB.ram, hd_gb: c.specifications.GB.hd };
+		return {
+			id_service: r.id_service,
+			name: v.name,
+			alias: v.alias,
+			status: v.status,
+			os_id: c.OS.id,
+			os_name: c.OS.name,
+			vcores: c.specifications.vcores,
+			ram_gb: c.specifications.GB.ram,
+			hd_gb: c.specifications.GB.hd,
+		};
 	});
 	const json = JSON.stringify(rows).replace(/'/g, "''");
 	db.query(

@@ -76,7 +76,9 @@ export function platformDriver(mock, { random, everyMs = [1500, 4000], minServic
 			services.splice(i, 1);
 		} else if (kind === 'status') {
 			// A status step not taken before by this service; one with none left gets a specs change instead.
-			const candidates = services.flatMap((r) => STATUSES.filter((s) => s !== values(r).status && !statusSteps.has(`${r.id_service} ${values(r).status} ${s}`)).map((s) => [r, s]));
+			const candidates = services.flatMap((r) =>
+				STATUSES.filter((s) => s !== values(r).status && !statusSteps.has(`${r.id_service} ${values(r).status} ${s}`)).map((s) => [r, s]),
+			);
 			if (!candidates.length) return specsChange(services, at);
 			const [r, status] = pick(candidates);
 			statusSteps.add(`${r.id_service} ${values(r).status} ${status}`);
@@ -100,16 +102,25 @@ export function platformDriver(mock, { random, everyMs = [1500, 4000], minServic
 			c.OS = { id, name };
 		}
 		mock.setServices(services);
-		const entry = { at, kind: 'specs', id: r.id_service, from: before, to: { ram: c.specifications.GB.ram, vcores: c.specifications.vcores, os: c.OS.id } };
+		const entry = {
+			at,
+			kind: 'specs',
+			id: r.id_service,
+			from: before,
+			to: { ram: c.specifications.GB.ram, vcores: c.specifications.vcores, os: c.OS.id },
+		};
 		history.push(entry);
 		return entry;
 	}
 
 	const schedule = () => {
-		timer = setTimeout(() => {
-			change();
-			schedule();
-		}, everyMs[0] + random() * (everyMs[1] - everyMs[0]));
+		timer = setTimeout(
+			() => {
+				change();
+				schedule();
+			},
+			everyMs[0] + random() * (everyMs[1] - everyMs[0]),
+		);
 	};
 
 	return {

@@ -15,11 +15,23 @@ export function chaosTable(reports) {
 			{ title: 'changes', get: (r) => r.changes, align: 'right' },
 			{ title: 'events', get: (r) => r.verdict?.events, align: 'right' },
 			{ title: 'lost', get: (r) => r.verdict?.lost.total, align: 'right' },
-			{ title: 'duplicated (marked)', get: (r) => (r.verdict ? `${r.verdict.duplicates.total} (${r.verdict.duplicates.marked})` : undefined), align: 'right' },
+			{
+				title: 'duplicated (marked)',
+				get: (r) => (r.verdict ? `${r.verdict.duplicates.total} (${r.verdict.duplicates.marked})` : undefined),
+				align: 'right',
+			},
 			{ title: 'diverged', get: (r) => r.verdict?.diverged.length, align: 'right' },
 			{ title: 'resync repaired', get: (r) => r.verdict?.resync.repaired, align: 'right' },
 			{ title: 'starts failed', get: (r) => r.failedStarts?.length, align: 'right' },
-			{ title: 'mirror', get: (r) => (r.mirror ? (r.mirror.equal ? 'equal' : `${r.mirror.missing.length + r.mirror.extra.length + r.mirror.different.length} differ`) : undefined) },
+			{
+				title: 'mirror',
+				get: (r) =>
+					r.mirror
+						? r.mirror.equal
+							? 'equal'
+							: `${r.mirror.missing.length + r.mirror.extra.length + r.mirror.different.length} differ`
+						: undefined,
+			},
 			{ title: 'time', get: (r) => (r.failed ? `failed: ${r.failed}` : minutes(r.seconds)) },
 		],
 		{ maxWidth: 60 },

@@ -39,7 +39,17 @@ const RESYNC_HOURS = 0.0167;
  * @param {string} [o.outDir]    where the sink's record is copied (chaos-<setting>-sink.jsonl), for reading a failure
  * @param {Function} [o.log]
  */
-export async function runChaos({ setting, crashes, tarball, startMockApi, seed = Date.now() % 1e9, mirror = true, resync = false, outDir, log = console.log }) {
+export async function runChaos({
+	setting,
+	crashes,
+	tarball,
+	startMockApi,
+	seed = Date.now() % 1e9,
+	mirror = true,
+	resync = false,
+	outDir,
+	log = console.log,
+}) {
 	const started = Date.now();
 	const clock = () => {
 		const s = Math.round((Date.now() - started) / 1000);
@@ -74,7 +84,9 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 			applyMirrorSchema(up.mirrorDb, recipe);
 			mirrorNodes = recipe.branch(pgCred);
 		}
-		const wf = await main.createWorkflow(chaosWorkflow({ line: up.runtime.line, cred, sinkUrl: sink.url, triggerParams, mirror: mirrorNodes }));
+		const wf = await main.createWorkflow(
+			chaosWorkflow({ line: up.runtime.line, cred, sinkUrl: sink.url, triggerParams, mirror: mirrorNodes }),
+		);
 		await main.activateWorkflow(wf.id);
 		await waitUntil('the activation poll', () => polls.length > 0, { timeoutMs: 30_000, everyMs: 250 });
 		const baseline = mock.getServices();
@@ -98,14 +110,18 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 				if (!killedWhileStarting) throw e;
 			});
 			report.kills.push({ k, ...moment, atS: Math.round((t - started) / 1000), duringStart: killedWhileStarting });
-			say(`kill ${k}/${crashes}: ${describeMoment(moment)}${killedWhileStarting ? ' (while n8n was starting)' : ''}; ${driver.history.length} changes, ${sink.received} events at the sink so far`);
+			say(
+				`kill ${k}/${crashes}: ${describeMoment(moment)}${killedWhileStarting ? ' (while n8n was starting)' : ''}; ${driver.history.length} changes, ${sink.received} events at the sink so far`,
+			);
 			await sleep(random() * 2000);
 			const t0 = Date.now();
 			const failedBefore = victim.failedStarts?.length ?? 0;
 			starting = victim.start().then(() => {
 				report.restarts.push((Date.now() - t0) / 1000);
 				const failed = victim.failedStarts?.slice(failedBefore) ?? [];
-				say(`${victim.label} up again in ${((Date.now() - t0) / 1000).toFixed(1)} s${failed.length ? ` after ${failed.length} start(s) that exited by themselves: ${failed.join(' | ')}` : ''}`);
+				say(
+					`${victim.label} up again in ${((Date.now() - t0) / 1000).toFixed(1)} s${failed.length ? ` after ${failed.length} start(s) that exited by themselves: ${failed.join(' | ')}` : ''}`,
+				);
 			});
 			starting.catch(() => {}); // awaited above or below
 		}
@@ -123,12 +139,19 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		const quiet = await waitUntil(
 			'the quiet period',
 			// Durable scheduling can run missed polls in a burst after a start: count polls, and time too.
-			() => resyncSeen && polls.filter((p) => p > quietFrom).length >= QUIET_POLLS && Date.now() - quietFrom >= QUIET_POLLS * POLL_SECONDS * 1000 && sink.inFlight === 0 && Date.now() - sink.lastAt > 3000,
+			() =>
+				resyncSeen &&
+				polls.filter((p) => p > quietFrom).length >= QUIET_POLLS &&
+				Date.now() - quietFrom >= QUIET_POLLS * POLL_SECONDS * 1000 &&
+				sink.inFlight === 0 &&
+				Date.now() - sink.lastAt > 3000,
 			{ timeoutMs: QUIET_TIMEOUT_MS, everyMs: 250 },
-		).finally(offResync).then(
-			() => true,
-			() => false,
-		);
+		)
+			.finally(offResync)
+			.then(
+				() => true,
+				() => false,
+			);
 		const final = mock.getServices();
 		const events = sink.records().map((r) => r.body);
 		if (outDir) {
@@ -152,7 +175,9 @@ export async function runChaos({ setting, crashes, tarball, startMockApi, seed =
 		report.logs = process.env.KEEP_TMP ? victim.logDir : undefined;
 		report.seconds = Math.round((Date.now() - started) / 1000);
 		say(`executions: ${JSON.stringify(report.executions)}${report.logs ? `; n8n logs in ${report.logs}` : ''}`);
-		say(`result: ${oracle.summarize(verdict)}${report.mirror ? `; mirror table ${report.mirror.equal ? 'equals the platform' : `differs (missing ${report.mirror.missing.length}, extra ${report.mirror.extra.length}, different ${report.mirror.different.length})`}` : ''}; ${report.changes} changes, ${report.polls} polls, ${report.seconds} s`);
+		say(
+			`result: ${oracle.summarize(verdict)}${report.mirror ? `; mirror table ${report.mirror.equal ? 'equals the platform' : `differs (missing ${report.mirror.missing.length}, extra ${report.mirror.extra.length}, different ${report.mirror.different.length})`}` : ''}; ${report.changes} changes, ${report.polls} polls, ${report.seconds} s`,
+		);
 		for (const p of verdict.problems.slice(0, 8)) say(`  ${p.kind}: ${p.id_service ?? ''} ${p.event ?? ''}: ${p.detail}`);
 		return report;
 	} finally {
@@ -241,7 +266,6 @@ async function settled(promise) {
 	await null;
 	return done;
 }
-
 
 function countBy(list, key) {
 	const out = {};

@@ -46,7 +46,13 @@ export const SETTINGS = {
 	default: { line: 2, label: 'n8n 2.41.1, default settings (SQLite)', victim: 'main', moments: MAIN_MOMENTS },
 	durable: { line: 2, label: 'n8n 2.41.1, durable poll cursors (SQLite)', env: DURABLE_POLLING_ENV, victim: 'main', moments: MAIN_MOMENTS },
 	'queue-main': { line: 2, label: 'n8n 2.41.1 queue mode, the main killed', queue: true, victim: 'main', moments: MAIN_MOMENTS },
-	'queue-worker': { line: 2, label: 'n8n 2.41.1 queue mode, the worker killed while it runs the execution', queue: true, victim: 'worker', moments: ['started', 'running', 'started', 'random'] },
+	'queue-worker': {
+		line: 2,
+		label: 'n8n 2.41.1 queue mode, the worker killed while it runs the execution',
+		queue: true,
+		victim: 'worker',
+		moments: ['started', 'running', 'started', 'random'],
+	},
 	n8n1: { line: 1, label: 'n8n 1.123.81, default settings (SQLite)', victim: 'main', moments: MAIN_MOMENTS },
 };
 

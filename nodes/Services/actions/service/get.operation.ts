@@ -19,8 +19,7 @@ export const description: INodeProperties[] = [
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description:
-			'The service to get: pick it from the list, or give its ID (the id_service field of a List result, e.g. srv-10014)',
+		description: 'The service to get: pick it from the list, or give its ID (the id_service field of a List result, e.g. srv-10014)',
 		displayOptions: showForGet,
 		modes: [
 			{

@@ -1,10 +1,4 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../../../shared/parameters/descriptions';
 import type { ServiceFilters } from '../../../shared/parameters/filters';
@@ -53,9 +47,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// Every value an expression may give has one meaning or is a parameter error (docs/parameters.md).
 	const read = parameterReader(this, itemIndex);
 	const returnAll = readSwitch(read, 'returnAll', own('Return All'), false);
-	const limit = returnAll
-		? Infinity
-		: requirePositiveNumber(read('limit', 50), { label: own('Limit'), example: own('50'), integer: true });
+	const limit = returnAll ? Infinity : requirePositiveNumber(read('limit', 50), { label: own('Limit'), example: own('50'), integer: true });
 	const simplify = readSimplify(read);
 	const filters = parseServiceFilters(read('filters', {}));
 	const limits = readRequestLimits.call(this, itemIndex);
