@@ -10,17 +10,17 @@ import type { Redact } from '../shared/text/redact';
 import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../shared/text/text';
 import { CREDENTIAL_TYPE, credentialRedactor, readRequestLimits } from '../shared/transport/transport';
 import { checkWatchable, parseEvents } from './diff';
-import type { DeliveryRecord } from './deliveryState';
-import { emptyDelivery, readDelivery } from './deliveryState';
+import type { DeliveryRecord } from './state/delivery';
+import { emptyDelivery, readDelivery } from './state/delivery';
 import { buildTestEvent, formatEvent } from './events';
-import { memoryOf, triggerKey } from './memory';
-import type { Delivery, ItemEvent } from './outbox';
-import { eventIdOf, lastSeq } from './outbox';
+import { memoryOf, triggerKey } from './state/memory';
+import type { Delivery, ItemEvent } from './state/outbox';
+import { eventIdOf, lastSeq } from './state/outbox';
 import type { StoredRead } from './poll';
 import { runPoll, triggerIdentity } from './poll';
 import { readResync, resyncProperty } from './resync';
-import { MAX_STORED_SERVICES, readSnapshot, storedValuesOf, TriggerStateError } from './state';
-import type { StateText } from './state';
+import { MAX_STORED_SERVICES, readSnapshot, storedValuesOf, TriggerStateError } from './state/snapshot';
+import type { StateText } from './state/snapshot';
 
 /** Longest node name quoted in a log line (n8n lets a user name a node at length). */
 const NODE_NAME_MAX = 120;

@@ -12,8 +12,8 @@ import { serviceIdKey } from '../shared/record/serviceId';
 import type { ServiceRecord } from '../shared/record/serviceRecord';
 import { simplifyServiceRecord } from '../shared/record/serviceRecord';
 import { foreign, join, own, text, thousands } from '../shared/text/text';
-import type { ServiceSnapshot, StoredValues } from './state';
-import { MAX_STORED_SERVICES, simplifiedFromStored, storedValuesOf } from './state';
+import type { ServiceSnapshot, StoredValues } from './state/snapshot';
+import { MAX_STORED_SERVICES, simplifiedFromStored, storedValuesOf } from './state/snapshot';
 
 /** In the order events of one service are emitted, and the order the test event is chosen in. */
 export const SERVICE_EVENT_NAMES = ['created', 'statusChanged', 'specsChanged', 'removed'] as const;

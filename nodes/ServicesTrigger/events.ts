@@ -11,8 +11,8 @@ import { nestServiceRecord, simplifyServiceRecord } from '../shared/record/servi
 import { own, text } from '../shared/text/text';
 import type { ChangeEventName, DetectedEvent, DiffOptions, PreviousValues } from './diff';
 import { changedSpecs, diffServices, SERVICE_EVENT_NAMES, TriggerInputError } from './diff';
-import type { Delivery, ItemEvent } from './outbox';
-import type { ServiceSnapshot } from './state';
+import type { Delivery, ItemEvent } from './state/outbox';
+import type { ServiceSnapshot } from './state/snapshot';
 
 /**
  * The output item's JSON: `{ event, id_service, service, previous, detectedAt, eventId, seq, redelivered }`

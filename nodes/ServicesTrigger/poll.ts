@@ -13,17 +13,17 @@ import type { ServiceRecord } from '../shared/record/serviceRecord';
 import { simplifyServiceRecord } from '../shared/record/serviceRecord';
 import type { ServiceEventName } from './diff';
 import { diffServices, isMassRemoval, missingIds } from './diff';
-import type { DeliveryRecord, TriggerState } from './deliveryState';
-import { dropActivationCopy, emptyDelivery, readActivationCopy, writeActivationCopy, writeDelivery } from './deliveryState';
+import type { DeliveryRecord, TriggerState } from './state/delivery';
+import { dropActivationCopy, emptyDelivery, readActivationCopy, writeActivationCopy, writeDelivery } from './state/delivery';
 import { formatEvent } from './events';
-import type { TriggerMemory } from './memory';
-import { holdForConfirmation, isFirstPollOfActivation, markPollCompleted, massRemovalMark, PROCESS_ID } from './memory';
-import type { DeliveryPlan } from './outbox';
-import { planDelivery } from './outbox';
+import type { TriggerMemory } from './state/memory';
+import { holdForConfirmation, isFirstPollOfActivation, markPollCompleted, massRemovalMark, PROCESS_ID } from './state/memory';
+import type { DeliveryPlan } from './state/outbox';
+import { planDelivery } from './state/outbox';
 import type { ResyncOptions } from './resync';
 import { resyncDue, tombstoneWindow } from './resync';
-import type { ReadState } from './state';
-import { holdsState, writeSnapshot } from './state';
+import type { ReadState } from './state/snapshot';
+import { holdsState, writeSnapshot } from './state/snapshot';
 
 /** The stored state as the node read it: undefined for a new baseline (with the old `seq` when it could still be read). */
 export interface StoredRead {
@@ -52,7 +52,7 @@ export interface PollInput {
 	credentialId: string | null;
 	activationMode: string;
 	now: number;
-	/** This process (memory.ts PROCESS_ID; a test may pose as another). */
+	/** This process (state/memory.ts PROCESS_ID; a test may pose as another). */
 	me?: string;
 }
 

@@ -9,7 +9,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { ReadParameter } from '../shared/parameters/parameters';
 import { option, ParameterError, requireCollection, requirePositiveNumber, requireSwitch } from '../shared/parameters/parameters';
 import { foreign, own, text, thousands } from '../shared/text/text';
-import { TOMBSTONE_WINDOW_MS } from './outbox';
+import { TOMBSTONE_WINDOW_MS } from './state/outbox';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** The shortest interval: one minute (n8n polls at most once a minute). */

@@ -1,13 +1,13 @@
 /**
- * The Services Trigger's delivery logic alone (nodes/ServicesTrigger/outbox.ts, resync.ts): event
+ * The Services Trigger's delivery logic alone (nodes/ServicesTrigger/state/outbox.ts, resync.ts): event
  * ids, sequence numbers, the outbox and its bounds, redelivery by another process, tombstones. The
  * same logic through n8n-core's poll executor: trigger-delivery.test.ts; under SIGKILLs:
  * delivery-model.test.ts.
  */
 import type { DetectedEvent } from '../../nodes/ServicesTrigger/diff';
-import type { DeliveryRecord, OutboxEntry, Tombstone } from '../../nodes/ServicesTrigger/deliveryState';
-import { emptyDelivery } from '../../nodes/ServicesTrigger/deliveryState';
-import type { DeliveryInput } from '../../nodes/ServicesTrigger/outbox';
+import type { DeliveryRecord, OutboxEntry, Tombstone } from '../../nodes/ServicesTrigger/state/delivery';
+import { emptyDelivery } from '../../nodes/ServicesTrigger/state/delivery';
+import type { DeliveryInput } from '../../nodes/ServicesTrigger/state/outbox';
 import {
 	DELIVERED_PROCESSES_MAX,
 	eventIdOf,
@@ -17,10 +17,10 @@ import {
 	pruneOutbox,
 	TOMBSTONE_MAX,
 	TOMBSTONE_WINDOW_MS,
-} from '../../nodes/ServicesTrigger/outbox';
+} from '../../nodes/ServicesTrigger/state/outbox';
 import { readResync, resyncDue, tombstoneWindow } from '../../nodes/ServicesTrigger/resync';
-import type { ServiceSnapshot } from '../../nodes/ServicesTrigger/state';
-import { simplifiedFromStored } from '../../nodes/ServicesTrigger/state';
+import type { ServiceSnapshot } from '../../nodes/ServicesTrigger/state/snapshot';
+import { simplifiedFromStored } from '../../nodes/ServicesTrigger/state/snapshot';
 
 const T0 = Date.UTC(2026, 10, 27, 8, 0, 0);
 const MINUTE = 60_000;

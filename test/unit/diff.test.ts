@@ -1,6 +1,6 @@
 /**
  * Unit tests of the Services Trigger's pure change detection (nodes/ServicesTrigger/diff.ts) and its
- * compact state (state.ts). The n8n-core runs of poll() are in trigger.test.ts.
+ * compact state (state/snapshot.ts). The n8n-core runs of poll() are in trigger.test.ts.
  */
 import fc from 'fast-check';
 
@@ -12,9 +12,9 @@ import type { ServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import type { DiffOptions, ServiceEventName } from '../../nodes/ServicesTrigger/diff';
 import { changedSpecs, diffServices, parseEvents, SERVICE_EVENT_NAMES } from '../../nodes/ServicesTrigger/diff';
 import { buildTestEvent, formatEvent } from '../../nodes/ServicesTrigger/events';
-import type { ServiceSnapshot, TriggerStateError } from '../../nodes/ServicesTrigger/state';
+import type { ServiceSnapshot, TriggerStateError } from '../../nodes/ServicesTrigger/state/snapshot';
 import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/record/serviceRecord';
-import { readSnapshot, storedValuesOf, writeSnapshot } from '../../nodes/ServicesTrigger/state';
+import { readSnapshot, storedValuesOf, writeSnapshot } from '../../nodes/ServicesTrigger/state/snapshot';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { generateServices } = require('../../scripts/lib/mock-api/data.cjs') as {
 	generateServices: (count: number, seed: number) => ServiceRecord[];

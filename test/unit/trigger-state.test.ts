@@ -15,7 +15,7 @@ import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { checkWatchable } from '../../nodes/ServicesTrigger/diff';
-import { MAX_STORED_SERVICES, STATE_VERSION } from '../../nodes/ServicesTrigger/state';
+import { MAX_STORED_SERVICES, STATE_VERSION } from '../../nodes/ServicesTrigger/state/snapshot';
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
@@ -37,7 +37,7 @@ const GOOD_STATE = {
 };
 /** GOOD_STATE as this version writes it after a poll (version 3: the same services, a delivery record beside them). */
 const GOOD_STATE_WRITTEN = { ...GOOD_STATE, stateVersion: 3 };
-/** The remembered list of a written state, without its delivery record (deliveryState.ts). */
+/** The remembered list of a written state, without its delivery record (state/delivery.ts). */
 const core = (state: unknown) => {
 	const { stateVersion, credentialId, fields, services } = state as IDataObject;
 	return { stateVersion, credentialId, fields, services };
@@ -336,8 +336,8 @@ describe('a huge state', () => {
 		// A fresh copy of the trigger whose bound is 5, so that the test does not build a million services.
 		const smallType = `${PACKAGE_NAME}.servicesTriggerBound5`;
 		jest.isolateModules(() => {
-			jest.doMock('../../nodes/ServicesTrigger/state', () => ({
-				...jest.requireActual<object>('../../nodes/ServicesTrigger/state'),
+			jest.doMock('../../nodes/ServicesTrigger/state/snapshot', () => ({
+				...jest.requireActual<object>('../../nodes/ServicesTrigger/state/snapshot'),
 				MAX_STORED_SERVICES: 5,
 			}));
 			// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,7 +1,7 @@
 /**
  * The one declaration of a service's documented fields. Everything field-specific derives from it:
  * the zod schema and the fast check (serviceRecord.ts), Simplify and its key order, the trigger's
- * stored state (state.ts), which changes are events and what `previous` holds (diff.ts), and the
+ * stored state (ServicesTrigger/state/snapshot.ts), which changes are events and what `previous` holds (diff.ts), and the
  * nested view of a removed service. Adding a field is one line here (plus its tests).
  *
  * - `key`: the field's name in the simplified view (and in `previous`, and in the stored state);

@@ -7,10 +7,10 @@
  */
 import { createHash } from 'crypto';
 
-import type { DetectedEvent, PreviousValues } from './diff';
-import type { DeliveryRecord, OutboxEntry, Tombstone } from './deliveryState';
-import type { ServiceSnapshot, StoredValues } from './state';
-import { simplifiedFromStored, storedValuesOf } from './state';
+import type { DetectedEvent, PreviousValues } from '../diff';
+import type { DeliveryRecord, OutboxEntry, Tombstone } from './delivery';
+import type { ServiceSnapshot, StoredValues } from './snapshot';
+import { simplifiedFromStored, storedValuesOf } from './snapshot';
 
 /** How long an emitted event is kept for redelivery, counted from its emission to the state's last write. */
 export const OUTBOX_WINDOW_MS = 15 * 60 * 1000;
@@ -57,7 +57,7 @@ export function eventIdOf(
 export interface DeliveryInput {
 	/** The trigger's identity in event ids (workflow id and node name). */
 	trigger: string;
-	/** This process (memory.ts PROCESS_ID). */
+	/** This process (memory.ts: PROCESS_ID). */
 	me: string;
 	now: number;
 	/** The delivery record the poll starts from. */

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OutboxEntry, TriggerState } from './deliveryState';
+import type { OutboxEntry, TriggerState } from './delivery';
 
 /**
  * This process, told apart from the one before a restart and from other mains: the state records

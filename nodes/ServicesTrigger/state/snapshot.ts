@@ -1,11 +1,11 @@
 // Over 300 lines because every stored version (1 to 3) is read here, each value checked.
 import type { IDataObject } from 'n8n-workflow';
 
-import { DescribedError } from '../shared/text/errors';
-import type { ServiceFieldValue, SimplifiedService } from '../shared/record/serviceFields';
-import { SERVICE_FIELDS } from '../shared/record/serviceFields';
-import type { Text } from '../shared/text/text';
-import { foreign, join, own, text, thousands } from '../shared/text/text';
+import { DescribedError } from '../../shared/text/errors';
+import type { ServiceFieldValue, SimplifiedService } from '../../shared/record/serviceFields';
+import { SERVICE_FIELDS } from '../../shared/record/serviceFields';
+import type { Text } from '../../shared/text/text';
+import { foreign, join, own, text, thousands } from '../../shared/text/text';
 
 /**
  * What the trigger remembers per service between polls: the value of every declared field
@@ -26,7 +26,7 @@ const VERSION_1_FIELDS = ['status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_
 /**
  * The node's static data: `{ stateVersion: 3, credentialId, fields: [key, ...], services: { [id_service]: [value, ...] } }`,
  * each service's values in the order of `fields` (about 110 bytes per service, see the README), and
- * from version 3 the delivery record beside them (deliveryState.ts).
+ * from version 3 the delivery record beside them (delivery.ts).
  * Storing the field names once lets a later version of the node that declares more fields read this
  * state as it is: the new fields are just unknown until the next poll records them.
  * `credentialId` is the id of the credential the snapshot was taken with (not a secret): pointing the

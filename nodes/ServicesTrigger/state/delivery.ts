@@ -1,5 +1,5 @@
 /**
- * The delivery record of state version 3, kept beside the remembered services (state.ts): the
+ * The delivery record of state version 3, kept beside the remembered services (snapshot.ts): the
  * sequence number, which processes delivered the events, the events emitted but not known to be
  * delivered (the outbox), and recent removals (tombstones, for Resync). Read defensively: a damaged
  * entry is dropped and named in a warning, never turned into an event; a damaged sequence number
@@ -7,13 +7,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Text } from '../shared/text/text';
-import { join, own, text, thousands } from '../shared/text/text';
-import { SERVICE_FIELDS } from '../shared/record/serviceFields';
-import type { PreviousValues, ServiceEventName } from './diff';
-import { SERVICE_EVENT_NAMES } from './diff';
-import type { Misfit, ReadState, ServiceSnapshot, StateText, StoredValues, ValueLayout } from './state';
-import { damaged, describeValue, misfitText, readSnapshot, writeSnapshot } from './state';
+import type { Text } from '../../shared/text/text';
+import { join, own, text, thousands } from '../../shared/text/text';
+import { SERVICE_FIELDS } from '../../shared/record/serviceFields';
+import type { PreviousValues, ServiceEventName } from '../diff';
+import { SERVICE_EVENT_NAMES } from '../diff';
+import type { Misfit, ReadState, ServiceSnapshot, StateText, StoredValues, ValueLayout } from './snapshot';
+import { damaged, describeValue, misfitText, readSnapshot, writeSnapshot } from './snapshot';
 
 /** An event emitted but not known to be delivered; stored as `[eventId, seq, event, id_service, previous, values, detectedAt, emittedAt]`. */
 export interface OutboxEntry {
@@ -74,7 +74,7 @@ const CHANGE_FIELDS = new Map<string, string>(
 	SERVICE_FIELDS.filter((field) => 'change' in field).map((field) => [field.key, field.type === 'integer' ? 'number' : 'string']),
 );
 
-/** Lists this process wrote or already read, by the list object (as state.ts does for the services). */
+/** Lists this process wrote or already read, by the list object (as snapshot.ts does for the services). */
 const knownLists = new WeakMap<object, { entries: unknown[]; named: Text[]; dropped: number }>();
 
 /**
@@ -223,7 +223,7 @@ function isPrevious(value: unknown): boolean {
 	);
 }
 
-/** Writes the delivery record beside the services (state.ts writes those), as compact lists. */
+/** Writes the delivery record beside the services (snapshot.ts writes those), as compact lists. */
 export function writeDelivery(staticData: IDataObject, delivery: DeliveryRecord): void {
 	staticData.seq = delivery.seq;
 	staticData.writer = delivery.writer ?? null;
