@@ -5,7 +5,7 @@
 //
 //   node bench/redact.mjs [--rounds 7] [--size 1048576] [--baseline 6e66959] [--compare main] [--old b6998ae] [--cap 1000] [--json]
 //
-// 1. Loads nodes/shared/text/redact.ts of this checkout (with the modules it imports), and the
+// 1. Loads nodes/shared/redaction/redact.ts of this checkout (with the modules it imports), and the
 //    redactors of --old, --baseline and --compare (each its redact.ts and the modules it imports, read
 //    from git at that commit), each transpiled with the typescript package (transpileModule) and run in
 //    this process: no build.
@@ -28,7 +28,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 
 import { benchArgs, fixed, median, readLoadavg, root, thousands } from './common.mjs';
 
@@ -47,45 +47,39 @@ const size = Number(args.size);
 const cap = Number(args.cap);
 
 /**
- * A TypeScript module, transpiled with the typescript package and run here; its exports. Its relative
- * imports are read with `read` the same way (the redactor is a few modules of nodes/shared/text/).
+ * A TypeScript module (repository path `file`), transpiled with the typescript package and run here;
+ * its exports. Its relative imports are read with `read` (a repository path -> its source) the same way.
  */
-function loadModule(source, read, cache = new Map()) {
+function loadModule(file, read, cache = new Map()) {
 	const typescript = createRequire(import.meta.url)('typescript');
-	const { outputText } = typescript.transpileModule(source, {
+	const { outputText } = typescript.transpileModule(read(file), {
 		compilerOptions: { module: typescript.ModuleKind.CommonJS, target: typescript.ScriptTarget.ES2022 },
 	});
 	const module = { exports: {} };
 	const require = (name) => {
 		if (!name.startsWith('.')) return createRequire(import.meta.url)(name);
-		if (!cache.has(name)) cache.set(name, loadModule(read(name), read, cache));
-		return cache.get(name);
+		const path = `${posix.join(posix.dirname(file), name)}.ts`;
+		if (!cache.has(path)) cache.set(path, loadModule(path, read, cache));
+		return cache.get(path);
 	};
 	new Function('module', 'exports', 'require', outputText)(module, module.exports, require);
 	return module.exports;
 }
 
-const readHere = (name) => readFileSync(join(root, 'nodes/shared/text', `${name.replace(/^\.\//, '')}.ts`), 'utf8');
-const current = loadModule(readHere('redact'), readHere);
-/**
- * The redactor of a commit or branch: its redact.ts and the modules that imports, all read from git at
- * that ref (before 0.5.0 the shared modules sat in one folder, nodes/shared/).
- */
+/** Where redact.ts sat: nodes/shared/redaction/ from 0.6.0, nodes/shared/text/ in 0.5.0, nodes/shared/ before. */
+const REDACT_PATHS = ['nodes/shared/redaction/redact.ts', 'nodes/shared/text/redact.ts', 'nodes/shared/redact.ts'];
+const current = loadModule(REDACT_PATHS[0], (path) => readFileSync(join(root, path), 'utf8'));
+/** The redactor of a commit or branch: its redact.ts and the modules that imports, all read from git at that ref. */
 function redactorAt(ref) {
-	for (const folder of ['nodes/shared/text', 'nodes/shared']) {
-		const read = (name) =>
-			execFileSync('git', ['show', `${ref}:${folder}/${name.replace(/^\.\//, '')}.ts`], {
-				cwd: root,
-				encoding: 'utf8',
-				stdio: ['ignore', 'pipe', 'ignore'],
-			});
-		let source;
+	const read = (path) =>
+		execFileSync('git', ['show', `${ref}:${path}`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	for (const path of REDACT_PATHS) {
 		try {
-			source = read('redact');
+			read(path);
 		} catch {
-			continue; // not in this folder at that ref: the older layout is tried next
+			continue; // not there at that ref: an older layout is tried next
 		}
-		return loadModule(source, read);
+		return loadModule(path, read);
 	}
 	throw new Error(`${ref}: no redact.ts in that commit`);
 }

@@ -1,5 +1,5 @@
 /**
- * An oracle for leaked keys, written independently of the redactor (nodes/shared/text/redact.ts and
+ * An oracle for leaked keys, written independently of the redactor (nodes/shared/redaction/redact.ts and
  * decode.ts): the windows of 8 characters of each form the README promises never to show. A text
  * leaks when it holds any of them. keyForms/leakedWindows: the forms of a key, for texts from the
  * engine; FORMS: a key embedded in each form (and compositions of up to two layers of escapes) with the

@@ -10,7 +10,7 @@
 import { LoadOptionsContext } from 'n8n-core';
 import type { INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { makeRedactor, MIN_KEY_LENGTH, REDACTED } from '../../nodes/shared/text/redact';
+import { makeRedactor, MIN_KEY_LENGTH, REDACTED } from '../../nodes/shared/redaction/redact';
 import { Services } from '../../nodes/Services/Services.node';
 import { serviceRecord } from '../harness/fixtures';
 import type { Handler, LocalServer } from '../harness/localServer';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 import fc from 'fast-check';
 
-import { makeRedactor } from '../../nodes/shared/text/redact';
+import { makeRedactor } from '../../nodes/shared/redaction/redact';
 import type { Text } from '../../nodes/shared/text/text';
 import { SERVICES_PATH } from '../../nodes/shared/answer/answerTexts';
 import { CUT_MARK, DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, own, render, text } from '../../nodes/shared/text/text';
@@ -71,7 +71,7 @@ describe('the exits', () => {
 			.filter(({ file, source }) => file !== 'nodes/shared/text/text.ts' && /\brender\(/.test(code(source)))
 			.map(({ file }) => file);
 		expect(callers.sort()).toEqual(
-			['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/text/errors.ts', 'nodes/shared/transport/transport.ts'].sort(),
+			['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/errors.ts', 'nodes/shared/transport/transport.ts'].sort(),
 		);
 	});
 });
@@ -86,7 +86,7 @@ const ALLOWED_CUTS: Array<{ file: string; line: string; why: string }> = [
 		line: 'for (const key of field.path.slice(0, -1)) {',
 		why: 'an array: a field path without its last key',
 	},
-	{ file: 'nodes/shared/text/redact.ts', line: '', why: 'the key itself, to build what is redacted: no text is shown from it' },
+	{ file: 'nodes/shared/redaction/redact.ts', line: '', why: 'the key itself, to build what is redacted: no text is shown from it' },
 	{
 		file: 'nodes/shared/answer/answerTexts.ts',
 		line: 'keys.slice(0, 10).map(',

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import { foreign, own, text } from '../../nodes/shared/text/text';
-import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/text/errors';
+import { DescribedError, formatDuration, toNodeError } from '../../nodes/shared/errors';
 import { shown, shownText } from '../harness/text';
 import { describeHttpStatus, describeRedirect, describeRetryTooLong } from '../../nodes/shared/transport/httpErrors';
 import { foreignUrl } from '../../nodes/shared/transport/quotedUrl';
@@ -12,7 +12,7 @@ import {
 	describeUnusableBody,
 	isTlsErrorCode,
 } from '../../nodes/shared/transport/transportErrors';
-import { makeRedactor } from '../../nodes/shared/text/redact';
+import { makeRedactor } from '../../nodes/shared/redaction/redact';
 
 const url = foreignUrl('https://api.example.com/v2026/services').quoted;
 const action = own('list services');

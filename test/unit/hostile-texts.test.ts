@@ -11,7 +11,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { REDACTED } from '../../nodes/shared/text/redact';
+import { REDACTED } from '../../nodes/shared/redaction/redact';
 import { DESCRIPTION_MAX, MESSAGE_MAX } from '../../nodes/shared/text/text';
 import { serviceRecord } from '../harness/fixtures';
 import { leakedWindows } from '../harness/leaks';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 
-import type { DescribedError } from '../../nodes/shared/text/errors';
+import type { DescribedError } from '../../nodes/shared/errors';
 import {
 	describeValue,
 	ParameterError,

@@ -1,15 +1,15 @@
 /**
- * The decoding of the redactor (nodes/shared/text/decode.ts) has two readers: decodeLayer builds a
+ * The decoding of the redactor (nodes/shared/redaction/decode.ts) has two readers: decodeLayer builds a
  * layer in one pass, with fast paths of its own for the commonest escapes (`%XX`, `\n`) and for a
  * trigger no escape can follow; a Decoder reads the layer anew from any element, for the other
- * cursors and the look ahead (walk.ts, prospect.ts). Both must read the same elements, or an escape
+ * cursors and the look ahead (readings.ts, prospect.ts). Both must read the same elements, or an escape
  * read "the other way" would rejoin the main reading out of step. Random texts of escape pieces, over
  * two layers: the layer is exactly what the Decoder reads, element by element, from its start.
  */
 import fc from 'fast-check';
 
-import type { Layer } from '../../nodes/shared/text/decode';
-import { decodeLayer, Decoder, textLayer } from '../../nodes/shared/text/decode';
+import type { Layer } from '../../nodes/shared/redaction/decode';
+import { decodeLayer, Decoder, textLayer } from '../../nodes/shared/redaction/decode';
 
 const PIECES = [
 	'%',

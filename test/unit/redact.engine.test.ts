@@ -3,7 +3,7 @@
  * redactor (a regular expression of the key and its prefixes) did not know, into the message of a
  * 401; the node runs through n8n-core's engine and nothing of the key may reach the run data.
  */
-import { REDACTED } from '../../nodes/shared/text/redact';
+import { REDACTED } from '../../nodes/shared/redaction/redact';
 import type { Handler } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import type { NodeRunResult } from '../harness/workflow';

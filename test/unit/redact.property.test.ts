@@ -1,6 +1,6 @@
 /**
  * Property-based tests (fast-check; the seed is printed on failure) of the one redaction of the key
- * (nodes/shared/text/redact.ts), with an oracle written apart from it: the key is embedded, in every form
+ * (nodes/shared/redaction/redact.ts), with an oracle written apart from it: the key is embedded, in every form
  * the README promises, between ordinary wording; each text is cut at every length; in every cut no
  * window of 8 consecutive characters of the key (as they stand in that form) may survive, and the
  * wording must come out unchanged. Then the work: steps counted by the redactor stay within a constant
@@ -9,8 +9,8 @@
  */
 import fc from 'fast-check';
 
-import type { StepMeter } from '../../nodes/shared/text/redact';
-import { makeRedactor, REDACTED } from '../../nodes/shared/text/redact';
+import type { StepMeter } from '../../nodes/shared/redaction/redact';
+import { makeRedactor, REDACTED } from '../../nodes/shared/redaction/redact';
 import type { Embedded } from '../harness/leaks';
 import { choices, FIXED_FORMS, FORMS, isGap, windows } from '../harness/leaks';
 

@@ -1,9 +1,9 @@
 /**
- * The one redaction of the key (nodes/shared/text/redact.ts), by example: each rule of its comment, and
+ * The one redaction of the key (nodes/shared/redaction/redact.ts), by example: each rule of its comment, and
  * the texts of issue 23 that the first redactor let through or took seconds over. The properties over
  * random keys and texts are in redact.property.test.ts.
  */
-import { makeRedactor, MIN_KEY_LENGTH, REDACTED } from '../../nodes/shared/text/redact';
+import { makeRedactor, MIN_KEY_LENGTH, REDACTED } from '../../nodes/shared/redaction/redact';
 
 const KEY = 'sk-live-PROPERTY-3e8b1f0c9a27d456';
 const redact = makeRedactor(KEY);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { DescribedError, toNodeError } from '../../shared/text/errors';
-import type { Redact } from '../../shared/text/redact';
+import { DescribedError, toNodeError } from '../../shared/errors';
+import type { Redact } from '../../shared/redaction/redact';
 import { foreign, own, text } from '../../shared/text/text';
 import { credentialRedactor } from '../../shared/transport/transport';
 import type { ServicesNodeType } from './node.type';

@@ -14,7 +14,7 @@
  */
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { DescribedError } from '../text/errors';
+import { DescribedError } from '../errors';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 

@@ -2,7 +2,7 @@
  * The characters no foreign text may show raw (issue 28): they move a terminal's cursor, ring its bell,
  * start ANSI sequences, forge a log line (CWE-117), reorder what is read (bidi overrides, "Trojan
  * source") or are not characters at all. render() (text.ts) shows each escaped, as `\u202E`; the
- * redactor (redact.ts) reads them as gaps, so a key split by them is still found.
+ * redactor (redaction/redact.ts) reads them as gaps, so a key split by them is still found.
  * - C0 controls U+0000 to U+001F (NUL, BEL, BS, TAB, LF, CR, ESC, ...) and DEL U+007F;
  * - C1 controls U+0080 to U+009F (NEL U+0085, CSI U+009B, ...);
  * - the line and paragraph separators U+2028, U+2029;

@@ -1,5 +1,5 @@
 import { escapeOf, isControl, MAY_NEED_ESCAPE } from './controls';
-import type { Redact } from './redact';
+import type { Redact } from '../redaction/redact';
 
 /**
  * The one boundary for foreign text (issue 23). Every text the nodes show (error messages and

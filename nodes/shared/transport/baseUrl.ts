@@ -1,6 +1,6 @@
-import { DescribedError } from '../text/errors';
+import { DescribedError } from '../errors';
 import { kindOf } from '../parameters/parameters';
-import { MIN_KEY_LENGTH } from '../text/redact';
+import { MIN_KEY_LENGTH } from '../redaction/redact';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 

@@ -1,6 +1,6 @@
 import type { RequestLimits } from '../parameters/limits';
-import type { ErrorText } from '../text/errors';
-import { formatDuration, RETRY_HINT } from '../text/errors';
+import type { ErrorText } from '../errors';
+import { formatDuration, RETRY_HINT } from '../errors';
 import type { Text } from '../text/text';
 import { EXCERPT_MAX, foreign, own, text } from '../text/text';
 import type { QuotedUrl } from './quotedUrl';
@@ -163,4 +163,4 @@ export function describeCrossOrigin(context: { target: string; baseUrl: string; 
 	};
 }
 
-export { platformMessageOf } from '../text/json';
+export { platformMessageOf } from '../json';

@@ -1,4 +1,4 @@
-import { formatDuration } from '../text/errors';
+import { formatDuration } from '../errors';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 

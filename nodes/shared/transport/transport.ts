@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
-import { DescribedError, HttpStatusError, toNodeError } from '../text/errors';
+import { DescribedError, HttpStatusError, toNodeError } from '../errors';
 import type { Exchange } from './exchange';
 import { CREDENTIAL_TYPE, lowerCaseHeaders, readErrorMessage, readJsonBody, requestDeadline, sendGet, textOf } from './exchange';
 import {
@@ -15,8 +15,8 @@ import {
 	describeRetryTooLong,
 } from './httpErrors';
 import type { ApiContext, RequestLimits, SessionUse } from '../parameters/limits';
-import type { Redact } from '../text/redact';
-import { makeRedactor } from '../text/redact';
+import type { Redact } from '../redaction/redact';
+import { makeRedactor } from '../redaction/redact';
 import type { Text } from '../text/text';
 import { render } from '../text/text';
 import { discardBody } from './responseBody';

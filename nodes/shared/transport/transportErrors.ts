@@ -1,6 +1,6 @@
 import type { RequestLimits } from '../parameters/limits';
-import type { ErrorText } from '../text/errors';
-import { formatBytes, formatDuration, RETRY_HINT, RETRY_HINT_LOWER } from '../text/errors';
+import type { ErrorText } from '../errors';
+import { formatBytes, formatDuration, RETRY_HINT, RETRY_HINT_LOWER } from '../errors';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 

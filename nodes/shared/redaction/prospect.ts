@@ -1,5 +1,5 @@
 /**
- * Whether the other way of an escape can find anything (walk.ts): a look ahead, before an other cursor
+ * Whether the other way of an escape can find anything (readings.ts): a look ahead, before an other cursor
  * is taken up for a `%`, `\` or `&` that is in a pattern.
  *
  * Why it may be skipped. The other way of the main cursor's escape E reads E's trigger as itself, then
@@ -19,7 +19,7 @@
  * element or two, and no other cursor is taken up at all. When it would look further than LOOK_STEPS
  * steps, or the texts's share of look-ahead steps is spent, the other way is read as before.
  *
- * SYNCED (walk.ts): where the main cursor is, before E, in the state the layer below's main cursor
+ * SYNCED (readings.ts): where the main cursor is, before E, in the state the layer below's main cursor
  * was in there (its trail), with a run that lies in elements of the layer below (none of this
  * layer's escapes in it), E's other way reads as that cursor did: E's trigger and its other
  * characters are elements of the layer below, and so are the main cursor's elements up to its next

@@ -1,5 +1,5 @@
-import type { Text } from './text';
-import { own, text } from './text';
+import type { Text } from './text/text';
+import { own, text } from './text/text';
 
 /** Small pure helpers shared by the node modules. */
 

@@ -23,7 +23,7 @@
  * one below (an escape that fails is read again as the elements it was made of: a bounded number of
  * looks at each), and a Decoder reads it anew from any element for the redactor's other readings.
  */
-import { isControl } from './controls';
+import { isControl } from '../text/controls';
 
 /** How many layers of escapes the redactor decodes. */
 export const DEPTH = 2;

@@ -1,7 +1,7 @@
 /**
  * The one redaction of the API key, applied to every foreign part of a text a user can see.
  *
- * Reading (decode.ts, walk.ts). A text is read into UNITS (bytes 0-255, units.ts), each remembering
+ * Reading (decode.ts, readings.ts). A text is read into UNITS (bytes 0-255, units.ts), each remembering
  * the [start, end) of the text it came from: the UTF-8 bytes of a character after case folding (its
  * lower case, when that is one character), or the byte a byte escape stands for. Gaps (whitespace,
  * `+`, the controls of controls.ts) give no unit. The text is read LITERALLY (every character as
@@ -9,7 +9,7 @@
  * 2 (decoded twice, where that finds an escape again); DEPTH is 2. A decoded
  * layer is read both ways at every escape: a `%`, `\` or `&` that may or may not begin an escape (a
  * `%` of the text right before the key, the key's own `%41`, a layer's escape that belongs to
- * another layer) is also read as itself, by another cursor (walk.ts). What any reading finds is
+ * another layer) is also read as itself, by another cursor (readings.ts). What any reading finds is
  * redacted.
  *
  * Patterns: the units of each form of the key read at every depth from 0 to DEPTH (a key holding
@@ -42,8 +42,8 @@ import { buildAutomaton } from './automaton';
 import type { Layer } from './decode';
 import { BYTE, decodeLayer, DEPTH, isGap, textLayer } from './decode';
 import { unitsOfCode, utf8 } from './units';
-import type { Trails } from './walk';
-import { walk, walkLiterally } from './walk';
+import type { Trails } from './readings';
+import { walk, walkLiterally } from './readings';
 
 export type { StepMeter } from './automaton';
 export type Redact = (text: string) => string;

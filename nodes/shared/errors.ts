@@ -1,9 +1,9 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Redact } from './redact';
-import type { Text } from './text';
-import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, own, render, text } from './text';
+import type { Redact } from './redaction/redact';
+import type { Text } from './text/text';
+import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, own, render, text } from './text/text';
 
 /**
  * Pure mapping from what went wrong to what a user reads: `message` says what happened,

@@ -1,7 +1,7 @@
 /**
  * The matcher of the redactor (redact.ts): a suffix automaton of its patterns, completed into a table,
  * so one look-up per unit of text gives the longest run ending there that is a substring of a pattern;
- * and the Cursor, one reading's walk through it (walk.ts moves the cursors through a text's layers).
+ * and the Cursor, one reading's walk through it (readings.ts moves the cursors through a text's layers).
  */
 import { ASCII_UNIT, unitsOfCode } from './units';
 
@@ -209,7 +209,7 @@ export class Cursor {
 		return moved === GOES_ON || moved > 1;
 	}
 
-	/** Its state and run in one number, for a trail (see walk.ts). */
+	/** Its state and run in one number, for a trail (see readings.ts). */
 	get state(): number {
 		return (this.row << 8) | this.run;
 	}
@@ -234,7 +234,7 @@ export class Cursor {
 	 * Reads elements from `index` on, up to `limit` (the next escape), while each is an ASCII
 	 * character; returns where it stopped. What add() does, in locals: the hot loop of every walk.
 	 * `pos` undefined: layer 0 without pairs (an element's index is where it is in the text). Its
-	 * state before each `%`, `\` or `&` goes to `trail` (see walk.ts: only such an element begins an
+	 * state before each `%`, `\` or `&` goes to `trail` (see readings.ts: only such an element begins an
 	 * escape of the layer above).
 	 */
 	ascii(codes: Int32Array, pos: Int32Array | undefined, index: number, limit: number, trail: Int32Array): number {
