@@ -1,9 +1,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Redact } from './redaction/redact';
-import type { Text } from './text/text';
-import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, own, render, text } from './text/text';
+import type { Redact, Text } from './text/text';
+import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, render, text } from './text/text';
 
 /**
  * Pure mapping from what went wrong to what a user reads: `message` says what happened,
@@ -41,10 +40,6 @@ export class DescribedError extends Error {
 		(this as { text: ErrorText }).text = { ...this.text, description: text`${this.text.description}${more}` };
 	}
 }
-
-export const RETRY_HINT = own('Try again later, or turn on "Retry On Fail" in the node settings (with a wait of a few seconds).');
-/** RETRY_HINT inside a sentence. */
-export const RETRY_HINT_LOWER = own('try again later, or turn on "Retry On Fail" in the node settings (with a wait of a few seconds).');
 
 /** A failure carrying the HTTP status it came with: becomes a NodeApiError with `httpCode`. */
 export class HttpStatusError extends DescribedError {
@@ -132,19 +127,4 @@ export function toNodeError(
 	const nodeError = new NodeOperationError(node, message, { itemIndex });
 	nodeError.message = message;
 	return markRendered(nodeError);
-}
-
-/** A duration in words, as the node says it ("250 ms", "1.5 s", "5 min", "2 h"). */
-export function formatDuration(ms: number): Text {
-	if (ms < 1000) return text`${Math.round(ms)} ms`;
-	const seconds = ms / 1000;
-	if (seconds < 120) return text`${Number.isInteger(seconds) ? seconds : Number(seconds.toFixed(1))} s`;
-	if (seconds < 2 * 3600) return text`${Math.round(seconds / 60)} min`;
-	return text`${Math.round(seconds / 3600)} h`;
-}
-
-export function formatBytes(bytes: number): Text {
-	const mb = bytes / (1024 * 1024);
-	if (mb >= 1) return Number.isInteger(mb) ? text`${mb} MB` : text`${Number(mb.toFixed(1))} MB`;
-	return text`${Math.ceil(bytes / 1024)} KB`;
 }

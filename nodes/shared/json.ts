@@ -1,7 +1,7 @@
 import type { Text } from './text/text';
 import { own, text } from './text/text';
 
-/** Small pure helpers shared by the node modules. */
+/** JSON values as the node reads and names them: a type guard, a value's type or kind in words, a platform's message. */
 
 /** A JSON object (what JSON.parse makes): not null, not an array, a plain or null prototype. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
@@ -43,4 +43,26 @@ export function platformMessageOf(body: unknown): string | undefined {
 	// JSON:API and GraphQL style: `{ "errors": [{ "detail" | "message" | "title": "..." }] }`.
 	if (Array.isArray(body.errors) && isJsonObject(body.errors[0])) return platformMessageOf(body.errors[0]);
 	return undefined;
+}
+
+/** The kind of a value without the value (for the credential, whose values are never shown). */
+export function kindOf(value: unknown): Text {
+	if (value === null) return own('null');
+	if (Array.isArray(value)) return own('a list');
+	switch (typeof value) {
+		case 'undefined':
+			return own('undefined');
+		case 'string':
+			return own('text');
+		case 'number':
+			return own('a number');
+		case 'boolean':
+			return own('a boolean');
+		case 'bigint':
+			return own('a big integer');
+		case 'object':
+			return own('an object');
+		default:
+			return own('a function or symbol');
+	}
 }

@@ -60,28 +60,6 @@ export function describeValue(value: unknown): Text {
 	}
 }
 
-/** The kind of a value without the value (for the credential, whose values are never shown). */
-export function kindOf(value: unknown): Text {
-	if (value === null) return own('null');
-	if (Array.isArray(value)) return own('a list');
-	switch (typeof value) {
-		case 'undefined':
-			return own('undefined');
-		case 'string':
-			return own('text');
-		case 'number':
-			return own('a number');
-		case 'boolean':
-			return own('a boolean');
-		case 'bigint':
-			return own('a big integer');
-		case 'object':
-			return own('an object');
-		default:
-			return own('a function or symbol');
-	}
-}
-
 function printed(value: object): string {
 	try {
 		return JSON.stringify(value) ?? String(value);

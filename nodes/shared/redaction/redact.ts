@@ -46,7 +46,8 @@ import type { Trails } from './readings';
 import { walk, walkLiterally } from './readings';
 
 export type { StepMeter } from './automaton';
-export type Redact = (text: string) => string;
+export type { Redact } from '../text/text';
+import type { Redact } from '../text/text';
 
 export const REDACTED = '[redacted]';
 

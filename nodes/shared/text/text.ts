@@ -1,5 +1,4 @@
 import { escapeOf, isControl, MAY_NEED_ESCAPE } from './controls';
-import type { Redact } from '../redaction/redact';
 
 /**
  * The one boundary for foreign text (issue 23). Every text the nodes show (error messages and
@@ -16,6 +15,9 @@ import type { Redact } from '../redaction/redact';
  * of its words cannot eat it. The cutting helper is private to this module (a house test checks
  * that nothing else cuts text).
  */
+
+/** A redactor: the key of one credential, in every form, taken out of a text (redaction/redact.ts makes it). */
+export type Redact = (text: string) => string;
 
 declare const ownWording: unique symbol;
 /** The node's own wording, possibly holding marked foreign parts. Made only by `text`, `own` and `foreign`. */
@@ -139,4 +141,19 @@ function cut(value: string, max: number, escapes: readonly number[] = []): strin
 		if (at + ESCAPE_LENGTH > end) end = at;
 	}
 	return value.slice(0, end) + CUT_MARK;
+}
+
+/** A duration in words, as the node says it ("250 ms", "1.5 s", "5 min", "2 h"). */
+export function formatDuration(ms: number): Text {
+	if (ms < 1000) return text`${Math.round(ms)} ms`;
+	const seconds = ms / 1000;
+	if (seconds < 120) return text`${Number.isInteger(seconds) ? seconds : Number(seconds.toFixed(1))} s`;
+	if (seconds < 2 * 3600) return text`${Math.round(seconds / 60)} min`;
+	return text`${Math.round(seconds / 3600)} h`;
+}
+
+export function formatBytes(bytes: number): Text {
+	const mb = bytes / (1024 * 1024);
+	if (mb >= 1) return Number.isInteger(mb) ? text`${mb} MB` : text`${Number(mb.toFixed(1))} MB`;
+	return text`${Math.ceil(bytes / 1024)} KB`;
 }

@@ -1,5 +1,5 @@
 import { DescribedError } from '../errors';
-import { kindOf } from '../parameters/parameters';
+import { kindOf } from '../json';
 import { MIN_KEY_LENGTH } from '../redaction/redact';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';

@@ -3,7 +3,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import type { ErrorText } from '../errors';
 import type { Text } from '../text/text';
 import { DescribedError, HttpStatusError } from '../errors';
-import { platformMessageOf } from './httpErrors';
+import { platformMessageOf } from '../json';
 import type { ApiContext, RequestLimits, SessionUse } from '../parameters/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, discardBody, readBody, UndecodableTextError } from './responseBody';
 import {

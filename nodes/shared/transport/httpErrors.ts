@@ -1,12 +1,15 @@
 import type { RequestLimits } from '../parameters/limits';
 import type { ErrorText } from '../errors';
-import { formatDuration, RETRY_HINT } from '../errors';
 import type { Text } from '../text/text';
-import { EXCERPT_MAX, foreign, own, text } from '../text/text';
+import { EXCERPT_MAX, foreign, formatDuration, own, text } from '../text/text';
 import type { QuotedUrl } from './quotedUrl';
 import { describeRetryAfter } from './retryAfter';
 
 /** Texts for what the platform answered over HTTP: statuses, Retry-After, retries, redirects, its own message. */
+
+export const RETRY_HINT = own('Try again later, or turn on "Retry On Fail" in the node settings (with a wait of a few seconds).');
+/** RETRY_HINT inside a sentence. */
+export const RETRY_HINT_LOWER = own('try again later, or turn on "Retry On Fail" in the node settings (with a wait of a few seconds).');
 
 export function describeHttpStatus(
 	status: number,
@@ -162,5 +165,3 @@ export function describeCrossOrigin(context: { target: string; baseUrl: string; 
 		description: text`While trying to ${context.action}, the answer named an address outside ${foreign(new URL(context.baseUrl).origin)}. The API key is only sent to the address in the credential. If the new address is the official one, put it as the Base URL in the Service Platform API credential (https only).`,
 	};
 }
-
-export { platformMessageOf } from '../json';

@@ -1,4 +1,4 @@
-import { formatDuration } from '../errors';
+import { formatDuration } from '../text/text';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 

@@ -1,8 +1,8 @@
 import type { RequestLimits } from '../parameters/limits';
 import type { ErrorText } from '../errors';
-import { formatBytes, formatDuration, RETRY_HINT, RETRY_HINT_LOWER } from '../errors';
 import type { Text } from '../text/text';
-import { foreign, own, text } from '../text/text';
+import { foreign, formatBytes, formatDuration, own, text } from '../text/text';
+import { RETRY_HINT, RETRY_HINT_LOWER } from './httpErrors';
 
 /** Texts for failures below HTTP and while reading a body: connection, TLS, deadline, size, encoding, not JSON. */
 
