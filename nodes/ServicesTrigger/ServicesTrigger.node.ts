@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/parameters/descriptions';
 import { parseServiceFilters } from '../shared/parameters/filters';
 import { fetchServiceRecords } from '../shared/listing/listing';
-import { toNodeError } from '../shared/errors';
+import { toNodeError } from '../shared/errors/errors';
 import { parameterReader, readSimplify, readSwitch } from '../shared/parameters/parameters';
 import type { Redact } from '../shared/redaction/redact';
 import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../shared/text/text';

@@ -2,7 +2,7 @@
  * The Services Trigger's change detection, free of n8n runtime calls so every case is unit-tested:
  * compare the services of the last successful poll with the ones listed now and say what happened.
  */
-import { DescribedError } from '../shared/errors';
+import { DescribedError } from '../shared/errors/errors';
 import { wrongValue } from '../shared/parameters/parameters';
 import type { ServiceFilters } from '../shared/parameters/filters';
 import { matchesServiceFilters } from '../shared/parameters/filters';

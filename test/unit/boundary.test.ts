@@ -71,7 +71,7 @@ describe('the exits', () => {
 			.filter(({ file, source }) => file !== 'nodes/shared/text/text.ts' && /\brender\(/.test(code(source)))
 			.map(({ file }) => file);
 		expect(callers.sort()).toEqual(
-			['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/errors.ts', 'nodes/shared/transport/transport.ts'].sort(),
+			['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/errors/errors.ts', 'nodes/shared/transport/transport.ts'].sort(),
 		);
 	});
 });

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 
-import type { DescribedError } from '../../nodes/shared/errors';
+import type { DescribedError } from '../../nodes/shared/errors/errors';
 import { parseServiceFilters } from '../../nodes/shared/parameters/filters';
 import type { Text } from '../../nodes/shared/text/text';
 import { render } from '../../nodes/shared/text/text';

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 
 import { foreign, own, text } from '../../nodes/shared/text/text';
-import { DescribedError, toNodeError } from '../../nodes/shared/errors';
+import { DescribedError, toNodeError } from '../../nodes/shared/errors/errors';
 import { formatDuration } from '../../nodes/shared/text/text';
 import { shown, shownText } from '../harness/text';
 import { describeHttpStatus, describeRedirect, describeRetryTooLong } from '../../nodes/shared/transport/httpErrors';

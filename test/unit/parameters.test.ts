@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 
-import type { DescribedError } from '../../nodes/shared/errors';
+import type { DescribedError } from '../../nodes/shared/errors/errors';
 import {
 	describeValue,
 	ParameterError,

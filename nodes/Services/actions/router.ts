@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { DescribedError, toNodeError } from '../../shared/errors';
+import { DescribedError, toNodeError } from '../../shared/errors/errors';
 import type { Redact } from '../../shared/redaction/redact';
 import { foreign, own, text } from '../../shared/text/text';
 import { credentialRedactor } from '../../shared/transport/transport';

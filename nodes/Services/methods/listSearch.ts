@@ -3,7 +3,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 import { matchesServiceFilters, parseServiceFilters } from '../../shared/parameters/filters';
 import { listServicePages } from '../../shared/listing/listing';
 import { simplifyServiceRecord } from '../../shared/record/serviceRecord';
-import { DescribedError } from '../../shared/errors';
+import { DescribedError } from '../../shared/errors/errors';
 import { DEFAULT_LIMITS } from '../../shared/parameters/limits';
 import { foreign, NAME_MAX, own, QUOTE_MAX, text } from '../../shared/text/text';
 import { CREDENTIAL_TYPE, openApiSession } from '../../shared/transport/transport';

@@ -1,7 +1,7 @@
 // Over 300 lines because every stored version (1 to 3) is read here, each value checked.
 import type { IDataObject } from 'n8n-workflow';
 
-import { DescribedError } from '../../shared/errors';
+import { DescribedError } from '../../shared/errors/errors';
 import type { ServiceFieldValue, SimplifiedService } from '../../shared/record/serviceFields';
 import { SERVICE_FIELDS } from '../../shared/record/serviceFields';
 import type { Text } from '../../shared/text/text';

@@ -1,5 +1,5 @@
 import type { RecordsOfPage } from '../record/pageRecords';
-import { isJsonObject, platformMessageOf } from '../json';
+import { isJsonObject, platformMessageOf } from '../json/json';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import type { ApiResponse } from '../transport/transport';

@@ -1,6 +1,6 @@
 import { API_VERSION_SEGMENT } from '../transport/baseUrl';
 import { ServiceResponseError } from '../record/serviceRecord';
-import { describeType, isJsonObject } from '../json';
+import { describeType, isJsonObject } from '../json/json';
 import type { Text } from '../text/text';
 import { EXCERPT_MAX, foreign, join, own, text } from '../text/text';
 

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../json';
+import { isJsonObject } from '../json/json';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import { fieldText, nextNotALink, quoted, SERVICES_PATH, unknownField, unknownLink, unknownPagingField, unreadable } from './answerTexts';

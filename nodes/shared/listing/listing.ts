@@ -4,7 +4,7 @@ import type { FoundLink, Position, StatedTotal } from '../answer/evidence';
 import { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/answerTexts';
 import { checkPageRecords } from '../record/pageRecords';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
-import { DescribedError } from '../errors';
+import { DescribedError } from '../errors/errors';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 import type { ApiContext, ApiSession, RequestLimits } from '../transport/transport';

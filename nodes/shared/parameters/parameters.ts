@@ -14,7 +14,7 @@
  */
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { DescribedError } from '../errors';
+import { DescribedError } from '../errors/errors';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
 

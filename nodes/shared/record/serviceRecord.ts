@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import { DescribedError } from '../errors';
-import { describeType, isJsonObject } from '../json';
+import { DescribedError } from '../errors/errors';
+import { describeType, isJsonObject } from '../json/json';
 import { MAX_RECORD_DEPTH, pathTooDeep } from './recordDepth';
 import type { ServiceFieldDeclaration, ServiceRecord, SimplifiedService } from './serviceFields';
 import { SERVICE_FIELDS } from './serviceFields';
@@ -12,7 +12,7 @@ import { foreign, join, own, text } from '../text/text';
 // The per-record fast check and Simplify are generated from SERVICE_FIELDS (scripts/lib/record-code.cjs).
 export { isValidServiceRecordFast, simplifyServiceRecord, simplifyServiceRecordFast } from './serviceRecord.fast';
 export { MAX_RECORD_DEPTH } from './recordDepth';
-export { describeType } from '../json';
+export { describeType } from '../json/json';
 
 /**
  * The service record as the spec documents it, built from the field declaration (serviceFields.ts).

@@ -1,5 +1,5 @@
-import { DescribedError } from '../errors';
-import { kindOf } from '../json';
+import { DescribedError } from '../errors/errors';
+import { kindOf } from '../json/json';
 import { MIN_KEY_LENGTH } from '../redaction/redact';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';

@@ -1,9 +1,9 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import type { ErrorText } from '../errors';
+import type { ErrorText } from '../errors/errors';
 import type { Text } from '../text/text';
-import { DescribedError, HttpStatusError } from '../errors';
-import { platformMessageOf } from '../json';
+import { DescribedError, HttpStatusError } from '../errors/errors';
+import { platformMessageOf } from '../json/json';
 import type { ApiContext, RequestLimits, SessionUse } from '../parameters/limits';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, discardBody, readBody, UndecodableTextError } from './responseBody';
 import {

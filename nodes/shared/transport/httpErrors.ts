@@ -1,5 +1,5 @@
 import type { RequestLimits } from '../parameters/limits';
-import type { ErrorText } from '../errors';
+import type { ErrorText } from '../errors/errors';
 import type { Text } from '../text/text';
 import { EXCERPT_MAX, foreign, formatDuration, own, text } from '../text/text';
 import type { QuotedUrl } from './quotedUrl';

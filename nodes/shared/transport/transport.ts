@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
-import { DescribedError, HttpStatusError, toNodeError } from '../errors';
+import { DescribedError, HttpStatusError, toNodeError } from '../errors/errors';
 import type { Exchange } from './exchange';
 import { CREDENTIAL_TYPE, lowerCaseHeaders, readErrorMessage, readJsonBody, requestDeadline, sendGet, textOf } from './exchange';
 import {

@@ -1,5 +1,5 @@
 import type { RequestLimits } from '../parameters/limits';
-import type { ErrorText } from '../errors';
+import type { ErrorText } from '../errors/errors';
 import type { Text } from '../text/text';
 import { foreign, formatBytes, formatDuration, own, text } from '../text/text';
 import { RETRY_HINT, RETRY_HINT_LOWER } from './httpErrors';

@@ -1,8 +1,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Redact, Text } from './text/text';
-import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, render, text } from './text/text';
+import type { Redact, Text } from '../text/text';
+import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, render, text } from '../text/text';
 
 /**
  * Pure mapping from what went wrong to what a user reads: `message` says what happened,

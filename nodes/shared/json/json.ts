@@ -1,5 +1,5 @@
-import type { Text } from './text/text';
-import { own, text } from './text/text';
+import type { Text } from '../text/text';
+import { own, text } from '../text/text';
 
 /** JSON values as the node reads and names them: a type guard, a value's type or kind in words, a platform's message. */
 
