@@ -1,5 +1,7 @@
 import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../nodes/shared/transport/types';
+
 /** A base URL `resolveApiBaseUrl` refuses: plain http to a host that is not loopback. */
 const PLAIN_HTTP_REFUSED_PATTERN = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
 
@@ -21,7 +23,7 @@ const TEST_BASE_URL_EXPRESSION =
 	`.replace(new RegExp(${JSON.stringify(PLAIN_HTTP_REFUSED_PATTERN)}), 'refused-plain-http-use-https://') }}`;
 
 export class ServicePlatformApi implements ICredentialType {
-	name = 'servicePlatformApi';
+	name = CREDENTIAL_TYPE;
 
 	displayName = 'Service Platform API';
 

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { router } from './actions/router';
 import * as service from './actions/service/Service.resource';
 import { listSearch } from './methods';
+import { CREDENTIAL_TYPE } from '../shared/transport/types';
 
 export class Services implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,7 +19,7 @@ export class Services implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'servicePlatformApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName: 'Resource',

@@ -9,7 +9,8 @@ import { own } from '../../nodes/shared/text/text';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { openApiSession, readRequestLimits } from '../../nodes/shared/transport/transport';
+import { readRequestLimits } from '../../nodes/shared/parameters/limits';
+import { openApiSession } from '../../nodes/shared/transport/transport';
 import type { Handler } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import { registerNodeType, runNode, servicesNode } from '../harness/workflow';

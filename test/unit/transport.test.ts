@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 
 import type { DescribedError } from '../../nodes/shared/errors/errors';
-import type { ApiContext } from '../../nodes/shared/parameters/limits';
+import type { ApiContext } from '../../nodes/shared/transport/types';
 import { DEFAULT_LIMITS, pollTimeoutMs, readRequestLimits } from '../../nodes/shared/parameters/limits';
 import { requirePositiveNumber } from '../../nodes/shared/parameters/parameters';
 import {

@@ -6,7 +6,8 @@ import { simplifyServiceRecord } from '../../shared/record/serviceRecord';
 import { DescribedError } from '../../shared/errors/errors';
 import { DEFAULT_LIMITS } from '../../shared/parameters/limits';
 import { foreign, NAME_MAX, own, QUOTE_MAX, text } from '../../shared/text/text';
-import { CREDENTIAL_TYPE, openApiSession } from '../../shared/transport/transport';
+import { openApiSession } from '../../shared/transport/transport';
+import { CREDENTIAL_TYPE } from '../../shared/transport/types';
 
 /** Enough entries to fill the editor's list and scroll; the rest comes page by page as the user scrolls. */
 const ENTRIES_PER_CALL = 100;

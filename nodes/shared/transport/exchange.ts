@@ -4,7 +4,8 @@ import type { ErrorText } from '../errors/errors';
 import type { Text } from '../text/text';
 import { DescribedError, HttpStatusError } from '../errors/errors';
 import { platformMessageOf } from '../json/json';
-import type { ApiContext, RequestLimits, SessionUse } from '../parameters/limits';
+import type { ApiContext, RequestLimits, SessionUse } from './types';
+import { CREDENTIAL_TYPE } from './types';
 import { BodyTooLargeError, DeadlineReachedError, decodeText, discardBody, readBody, UndecodableTextError } from './responseBody';
 import {
 	describeBodyTooLarge,
@@ -21,7 +22,6 @@ import {
  * Redirects, retries and the session's time are transport.ts's.
  */
 
-export const CREDENTIAL_TYPE = 'servicePlatformApi';
 /** Error bodies only feed the quoted platform message: a little is enough. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 

@@ -2,8 +2,8 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
 import { DescribedError, HttpStatusError, toNodeError } from '../errors/errors';
-import type { Exchange } from './exchange';
-import { CREDENTIAL_TYPE, lowerCaseHeaders, readErrorMessage, readJsonBody, requestDeadline, sendGet, textOf } from './exchange';
+import type { Exchange, RawResponse } from './exchange';
+import { lowerCaseHeaders, readErrorMessage, readJsonBody, requestDeadline, sendGet, textOf } from './exchange';
 import {
 	describeCrossOrigin,
 	describeHttpStatus,
@@ -14,8 +14,9 @@ import {
 	describeRetryBudgetSpent,
 	describeRetryTooLong,
 } from './httpErrors';
-import type { ApiContext, RequestLimits, SessionUse } from '../parameters/limits';
-import type { Redact } from '../redaction/redact';
+import type { ApiContext, RequestLimits, SessionUse } from './types';
+import { CREDENTIAL_TYPE } from './types';
+import type { Redact } from '../text/text';
 import { makeRedactor } from '../redaction/redact';
 import type { Text } from '../text/text';
 import { render } from '../text/text';
@@ -32,11 +33,6 @@ import { describeTransportFailure } from './transportErrors';
  * retries and waits) its Listing Time Limit, in a poll within the poll's budget. One exchange (send,
  * read the body) is exchange.ts's.
  */
-
-export { CREDENTIAL_TYPE } from './exchange';
-export type { ApiContext } from '../parameters/limits';
-export { DEFAULT_LISTING_TIME_LIMIT_MIN, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS, readRequestLimits } from '../parameters/limits';
-export type { RequestLimits } from '../parameters/limits';
 
 const MAX_SAME_ORIGIN_REDIRECTS = 5;
 
@@ -180,73 +176,86 @@ class HttpSession implements ApiSession {
 		return this.deadlineAt - Date.now();
 	}
 
+	/**
+	 * One request to its answer, as a sequence of steps: send; a redirect within the Base URL's origin
+	 * is followed (redirectTarget); a retryable status waits and sends again (waitToRetry); any other
+	 * failed status is an error (statusError); a success is read whole (readJsonBody).
+	 */
 	private async fetchWithRetries(start: RequestUrl, action: Text, retried: { count: number }): Promise<ApiResponse> {
-		const { limits } = this.options;
 		let requested = start;
-		let redirects = 0;
-		for (;;) {
+		for (let redirects = 0; ;) {
 			const deadline = requestDeadline(this.exchange);
 			const url = requested.href;
 			const response = await sendGet(this.exchange, url, action, deadline);
 			const { statusCode } = response;
 			const headers = lowerCaseHeaders(response.headers);
-
+			if (statusCode >= 200 && statusCode < 300) {
+				const { body, text } = await readJsonBody(this.exchange, response.body, headers, { statusCode, url, action, deadline });
+				return { body, text, headers, url, status: statusCode };
+			}
 			if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
 				discardBody(response.body);
-				const location = headers.location;
-				const next = location && URL.canParse(location, url) ? new URL(location, url) : undefined;
-				// The key may only go where the user pointed it: same scheme, host and port.
-				if (next !== undefined && next.origin === this.origin && (next.username !== '' || next.password !== '')) {
-					throw new HttpStatusError(describeRedirectWithUserInfo(statusCode, requested.quoted), statusCode);
-				}
-				if (next?.origin !== this.origin) {
-					// Quoted as foreign text (redacted, then bounded when shown): a hostile Location may be long and carry the key.
-					throw new HttpStatusError(
-						describeRedirect(statusCode, requested.quoted, location === undefined ? undefined : (next?.href ?? location)),
-						statusCode,
-					);
-				}
-				if (++redirects > MAX_SAME_ORIGIN_REDIRECTS) {
-					throw new HttpStatusError(describeRedirectLoop(statusCode, requested.quoted, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
-				}
-				requested = foreignUrl(next.href);
+				requested = this.redirectTarget(statusCode, headers.location, requested, ++redirects);
 				continue;
 			}
-
-			if (statusCode < 200 || statusCode >= 300) {
-				const retryAfterMs = parseRetryAfter(headers['retry-after']);
-				const retryable = limits.retryOnRateLimit && RETRYABLE_STATUSES.has(statusCode) && retried.count < MAX_RETRIES;
-				const budgetSpent = retryable && this.used.retries >= MAX_SESSION_RETRIES;
-				if (retryable && !budgetSpent) {
-					discardBody(response.body);
-					const waitMs = retryDelayMs(retried.count, retryAfterMs);
-					// A retry waits at most the Timeout (the time the node gives one answer), and never past the listing's time.
-					if (waitMs <= limits.timeoutMs && waitMs < this.remainingMs()) {
-						const cancel = 'getExecutionCancelSignal' in this.context ? this.context.getExecutionCancelSignal() : undefined;
-						if (!(await pause(waitMs, cancel))) {
-							throw new DescribedError(
-								...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })),
-							);
-						}
-						retried.count++;
-						this.used.retries++;
-						continue;
-					}
-					if (retryAfterMs !== undefined) {
-						throw new HttpStatusError(
-							describeRetryTooLong({ status: statusCode, waitMs, remainingMs: this.remainingMs(), limits }),
-							statusCode,
-						);
-					}
-				}
-				const serverMessage = await readErrorMessage(response.body, headers['content-type'], deadline.signal);
-				if (budgetSpent) throw this.retryBudgetError(statusCode, action, serverMessage);
-				const text = describeHttpStatus(statusCode, { url: requested.quoted, action, retryAfter: headers['retry-after'], serverMessage });
-				throw new HttpStatusError(text, statusCode);
-			}
-
-			const { body, text } = await readJsonBody(this.exchange, response.body, headers, { statusCode, url, action, deadline });
-			return { body, text, headers, url, status: statusCode };
+			const retry = await this.waitToRetry(response, headers, retried, url);
+			if (retry === 'sent again') continue;
+			const serverMessage = await readErrorMessage(response.body, headers['content-type'], deadline.signal);
+			if (retry === 'retries spent') throw this.retryBudgetError(statusCode, action, serverMessage);
+			const said = describeHttpStatus(statusCode, { url: requested.quoted, action, retryAfter: headers['retry-after'], serverMessage });
+			throw new HttpStatusError(said, statusCode);
 		}
+	}
+
+	/** Where a redirect leads, when it may be followed: the key goes only where the user pointed it (same scheme, host and port). */
+	private redirectTarget(statusCode: number, location: string | undefined, requested: RequestUrl, redirects: number): RequestUrl {
+		const next = location && URL.canParse(location, requested.href) ? new URL(location, requested.href) : undefined;
+		if (next !== undefined && next.origin === this.origin && (next.username !== '' || next.password !== '')) {
+			throw new HttpStatusError(describeRedirectWithUserInfo(statusCode, requested.quoted), statusCode);
+		}
+		if (next?.origin !== this.origin) {
+			// Quoted as foreign text (redacted, then bounded when shown): a hostile Location may be long and carry the key.
+			const said = describeRedirect(statusCode, requested.quoted, location === undefined ? undefined : (next?.href ?? location));
+			throw new HttpStatusError(said, statusCode);
+		}
+		if (redirects > MAX_SAME_ORIGIN_REDIRECTS) {
+			throw new HttpStatusError(describeRedirectLoop(statusCode, requested.quoted, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
+		}
+		return foreignUrl(next.href);
+	}
+
+	/**
+	 * For a failed status: waits and answers 'sent again' when it is retried (429, 502, 503, 504 with
+	 * Retry on Rate Limit, within the request's and the session's retries and times); 'retries spent'
+	 * when only the session's retries stop it; 'not retried' otherwise. A Retry-After longer than a
+	 * retry may wait is an error saying so.
+	 */
+	private async waitToRetry(
+		{ statusCode, body }: RawResponse,
+		headers: Record<string, string | undefined>,
+		retried: { count: number },
+		url: string,
+	): Promise<'sent again' | 'retries spent' | 'not retried'> {
+		const { limits } = this.options;
+		if (!limits.retryOnRateLimit || !RETRYABLE_STATUSES.has(statusCode) || retried.count >= MAX_RETRIES) return 'not retried';
+		if (this.used.retries >= MAX_SESSION_RETRIES) return 'retries spent';
+		// The connection is let go before any wait; a retry too long to wait for quotes no platform message.
+		discardBody(body);
+		const retryAfterMs = parseRetryAfter(headers['retry-after']);
+		const waitMs = retryDelayMs(retried.count, retryAfterMs);
+		// A retry waits at most the Timeout (the time the node gives one answer), and never past the listing's time.
+		if (waitMs > limits.timeoutMs || waitMs >= this.remainingMs()) {
+			if (retryAfterMs === undefined) return 'not retried';
+			throw new HttpStatusError(describeRetryTooLong({ status: statusCode, waitMs, remainingMs: this.remainingMs(), limits }), statusCode);
+		}
+		const cancel = 'getExecutionCancelSignal' in this.context ? this.context.getExecutionCancelSignal() : undefined;
+		if (!(await pause(waitMs, cancel))) {
+			throw new DescribedError(
+				...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })),
+			);
+		}
+		retried.count++;
+		this.used.retries++;
+		return 'sent again';
 	}
 }

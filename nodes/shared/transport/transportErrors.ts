@@ -1,4 +1,4 @@
-import type { RequestLimits } from '../parameters/limits';
+import type { RequestLimits } from './types';
 import type { ErrorText } from '../errors/errors';
 import type { Text } from '../text/text';
 import { foreign, formatBytes, formatDuration, own, text } from '../text/text';

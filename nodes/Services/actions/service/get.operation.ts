@@ -7,7 +7,8 @@ import { serviceIdKey } from '../../../shared/record/serviceId';
 import type { ServiceRecord } from '../../../shared/record/serviceRecord';
 import { simplifyServiceRecord } from '../../../shared/record/serviceRecord';
 import { foreign, own, text } from '../../../shared/text/text';
-import { openApiSession, readRequestLimits } from '../../../shared/transport/transport';
+import { readRequestLimits } from '../../../shared/parameters/limits';
+import { openApiSession } from '../../../shared/transport/transport';
 import { GET_TOOL_DESCRIPTION, isToolUse, toolDescriptionProperty } from '../toolUse';
 
 const showForGet = { show: { resource: ['service'], operation: ['get'] } };

@@ -6,8 +6,10 @@ import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '.
 import { listServicePages } from '../../../shared/listing/listing';
 import { parameterReader, readSimplify, readSwitch, requirePositiveNumber } from '../../../shared/parameters/parameters';
 import { own } from '../../../shared/text/text';
-import type { RequestLimits } from '../../../shared/transport/transport';
-import { CREDENTIAL_TYPE, openApiSession, readRequestLimits } from '../../../shared/transport/transport';
+import { readRequestLimits } from '../../../shared/parameters/limits';
+import { openApiSession } from '../../../shared/transport/transport';
+import type { RequestLimits } from '../../../shared/transport/types';
+import { CREDENTIAL_TYPE } from '../../../shared/transport/types';
 import { readOncePerRun } from './listingCache';
 import { cutShortNote, isToolUse, LIST_TOOL_DESCRIPTION, TOOL_ANSWER_MAX_BYTES, toolDescriptionProperty } from '../toolUse';
 
