@@ -12,6 +12,10 @@
 //   3. Editor-style installs: fresh folders where the tarball is installed with n8n's own installer
 //      steps, and with `npm install <tarball>` in ~/.n8n/nodes; a workflow must run there (zod).
 //   4. Secret scan: neither API key appears in anything n8n printed or wrote.
+//
+// Over 400 lines because it is one n8n per line taken through these phases in order: they share
+// the instance, the mock, the credentials and the workflows imported once, which is what keeps the
+// suite fast.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -7,6 +7,8 @@
 //
 // The same walk, with `shots`, writes the README's pictures (test/e2e/screenshots.mjs).
 // Selectors and editor behaviour verified on 2.41.1: /work/shared/notes/editor.md.
+// Over 400 lines because it is one walk through the editor, step after step on one page; the
+// helpers after it serve only the walk.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

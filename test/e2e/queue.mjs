@@ -10,6 +10,8 @@
 //      the restart's poll reports each change once, from the state stored in Postgres;
 //   4. the key appears in no log of any process.
 // Durable poll scheduling / cursors are checked last, on a main restarted with them on.
+// Over 400 lines because it is one cluster taken through these steps in order, each working on what
+// the one before started.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -26,6 +26,10 @@
 //    at round trips of 20 and 80 ms: List with its defaults, the peer with HTTP Request's own
 //    pagination, the lower bound (one kept-alive connection), List@<ref> per --against.
 // 7. --report <file.json>: everything printed, also as JSON (--json is the same option).
+//
+// Over 400 lines because it is one run read top to bottom: measuring, then the figures, then the
+// report, each step on the values of the one before (the rounds, the targets, the options); split
+// into files, those values would only be passed from one to the next.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -2,6 +2,9 @@
 // package, and drives it: CLI import/execute, `n8n start` + REST API (owner, login, credentials,
 // node types, workflows). Everything started here is stopped and removed by tools/lib/cleanup.mjs
 // on exit, failure and Ctrl-C. Node standard library only.
+//
+// Over 400 lines because N8nInstance is one driver of one n8n (its folders, CLI, process and REST
+// API) whose methods share that state; the helpers around it read what it returns.
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
