@@ -3,7 +3,7 @@
  * rate limited once each. Every page links to the next one (a Link header) and holds ids of its own,
  * so only the node's bounds on the whole listing can stop the run.
  */
-import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
+import { generateServices } from '../../tools/mock-platform/server.cjs';
 import type { LocalServer } from './localServer';
 import { startLocalServer } from './localServer';
 

@@ -1,7 +1,7 @@
 /**
  * n8n 2.41.1 as a polling trigger meets it, one process at a time, at every point where a SIGKILL
  * can fall: what is saved when, which execution exists, what the next start does with it. Each
- * poll runs the real node through n8n-core's PollTriggerExecutor and PollContext (scripts/lib/engine.cjs);
+ * poll runs the real node through n8n-core's PollTriggerExecutor and PollContext (tools/lib/engine.cjs);
  * what happens around the poll is re-done from n8n 2.41.1's code:
  *
  * - default settings (`cli/workflows/triggers/trigger-execution-context.factory.js`, `__emit`): the

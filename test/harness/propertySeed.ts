@@ -4,7 +4,7 @@
  * a developer's machine, draws the same cases every time; `FC_SEED=<integer>` chooses another. The
  * global setup prints it; propertySetup.ts hands it to fast-check (`fc.configureGlobal`) in every test
  * file, so no property can run without it. Many random seeds are explored apart, by
- * `npm run explore:properties` (scripts/explore-properties.mjs); a counterexample it finds is kept as
+ * `npm run explore:properties` (test/explore-properties.mjs); a counterexample it finds is kept as
  * a fixed case in its test.
  */
 import { execFileSync } from 'node:child_process';

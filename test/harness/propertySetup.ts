@@ -1,7 +1,7 @@
 /**
  * Jest `setupFiles`: runs in every test file before it, in its module registry, so the fast-check its
  * tests import is configured here: every property runs with the run's seed (propertySeed.ts).
- * When `FC_EXPLORE_SEEDS` is set (scripts/explore-properties.mjs), each property runs instead with that
+ * When `FC_EXPLORE_SEEDS` is set (test/explore-properties.mjs), each property runs instead with that
  * many random seeds and `FC_RUNS_FACTOR` times its runs (fast-check as the tests import it is replaced
  * by one whose `assert` does so), and every failure is appended, with its seed and counterexample, to
  * `FC_EXPLORE_REPORT`; the test then fails with the first.

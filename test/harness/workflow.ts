@@ -3,8 +3,8 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
 import { Services } from '../../nodes/Services/Services.node';
 import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
-import type { NodeRunResult } from '../../scripts/lib/engine.cjs';
-import { createEngine } from '../../scripts/lib/engine.cjs';
+import type { NodeRunResult } from '../../tools/lib/engine.cjs';
+import { createEngine } from '../../tools/lib/engine.cjs';
 
 export type { NodeRunResult };
 
@@ -12,7 +12,7 @@ export const PACKAGE_NAME = 'n8n-nodes-service-platform';
 export const SERVICES_NODE_TYPE = `${PACKAGE_NAME}.services`;
 export const SERVICES_TRIGGER_TYPE = `${PACKAGE_NAME}.servicesTrigger`;
 
-/** The package's TypeScript sources in n8n's real engine (scripts/lib/engine.cjs). */
+/** The package's TypeScript sources in n8n's real engine (tools/lib/engine.cjs). */
 const engine = createEngine({
 	nodeTypes: { [SERVICES_NODE_TYPE]: new Services(), [SERVICES_TRIGGER_TYPE]: new ServicesTrigger() },
 	credentialTypes: { servicePlatformApi: new ServicePlatformApi() },

@@ -1,5 +1,5 @@
 /**
- * The chaos test's oracle (scripts/lib/chaos/oracle.cjs), proven on its own: hand-made sink records
+ * The chaos test's oracle (test/chaos/oracle.cjs), proven on its own: hand-made sink records
  * with a known number of lost, duplicated and diverged changes, and generated ones. The generated
  * streams come from a model written here (a platform history, polls that report the difference since
  * the last poll, as the item contract says), not from the node's code; faults are then injected
@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 
-import { compareServices, judge, summarize, type SinkEvent } from '../../scripts/lib/chaos/oracle.cjs';
+import { compareServices, judge, summarize, type SinkEvent } from '../chaos/oracle.cjs';
 
 type Svc = { id_service: string; status: string; os_id: string; vcores: number; ram_gb: number; hd_gb: number; name: string };
 

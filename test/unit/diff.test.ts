@@ -16,7 +16,7 @@ import type { ServiceSnapshot, TriggerStateError } from '../../nodes/ServicesTri
 import { nestServiceRecord, simplifyServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import { readSnapshot, storedValuesOf, writeSnapshot } from '../../nodes/ServicesTrigger/state/snapshot';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateServices } = require('../../scripts/lib/mock-api/data.cjs') as {
+const { generateServices } = require('../../tools/mock-platform/data.cjs') as {
 	generateServices: (count: number, seed: number) => ServiceRecord[];
 };
 

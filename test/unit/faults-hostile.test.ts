@@ -10,7 +10,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { brotliCompressSync, constants as zlibConstants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 
-import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
+import { generateServices } from '../../tools/mock-platform/server.cjs';
 import { expectedItems } from '../harness/fixtures';
 import type { Handler } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';

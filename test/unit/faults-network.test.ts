@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
+import { generateServices } from '../../tools/mock-platform/server.cjs';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
 import type { Handler, LocalServer } from '../harness/localServer';

@@ -12,7 +12,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
-import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
+import { generateServices } from '../../tools/mock-platform/server.cjs';
 import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
 import { MAX_RECORD_DEPTH } from '../../nodes/shared/record/serviceRecord';
 import type { NodeRunResult } from '../harness/workflow';

@@ -120,13 +120,13 @@ describe('Markdown links', () => {
 	const pages = [
 		'README.md',
 		'CHANGELOG.md',
-		'e2e/README.md',
+		'test/e2e/README.md',
 		...readdirSync(join(REPO_DIR, 'docs'))
 			.filter((name) => name.endsWith('.md'))
 			.map((name) => `docs/${name}`),
 	];
 
-	test('every relative link of the README, CHANGELOG, e2e/README and docs/*.md leads to a file and heading', () => {
+	test('every relative link of the README, CHANGELOG, test/e2e/README and docs/*.md leads to a file and heading', () => {
 		expect(pages.length).toBeGreaterThan(4);
 		expect(pages.flatMap((page) => brokenLinks(page))).toEqual([]);
 	});

@@ -1,13 +1,13 @@
 /**
- * The latency proxy's network model (scripts/lib/latency-proxy.cjs), which the latency table of
+ * The latency proxy's network model (tools/lib/latency-proxy.cjs), which the latency table of
  * docs/performance.md and test/unit/network.test.ts stand on: "a 250 KB answer costs 7 round trips on
  * a new connection, 1 on a warm one" (with TLS's one; warm: once the window holds a whole answer). The slow-start rounds are counted on the model
  * itself (no clock); through a real socket only floors are asserted (load only makes a run slower).
  */
 import { request, Agent } from 'node:http';
 
-import { Flights, INITIAL_WINDOW_BYTES, startLatencyProxy } from '../../scripts/lib/latency-proxy.cjs';
-import type { LatencyProxy } from '../../scripts/lib/latency-proxy.cjs';
+import { Flights, INITIAL_WINDOW_BYTES, startLatencyProxy } from '../../tools/lib/latency-proxy.cjs';
+import type { LatencyProxy } from '../../tools/lib/latency-proxy.cjs';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 
 const ANSWER_BYTES = 250 * 1024;

@@ -1,5 +1,5 @@
 /**
- * npm test's leftover check (scripts/lib/leftovers.mjs), run for real in a child Node process (the
+ * npm test's leftover check (tools/lib/leftovers.mjs), run for real in a child Node process (the
  * module is ESM): a file left in the run's TMPDIR and a process of the run still listening are both
  * named, the process is killed and the folder removed; a clean run reports nothing.
  */
@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const leftoversModule = join(__dirname, '..', '..', 'scripts', 'lib', 'leftovers.mjs');
+const leftoversModule = join(__dirname, '..', '..', 'tools', 'lib', 'leftovers.mjs');
 
 /** Runs `body` after isolateTmp() in a fresh Node process; returns what it printed as JSON. */
 function runScript(body: string): { dir: string; lines: string[]; pid?: number } {
@@ -40,7 +40,7 @@ const alive = (pid: number): boolean => {
 // The process check reads /proc (Linux, where CI runs); elsewhere it is skipped, like the check itself.
 const linuxTest = existsSync('/proc/self/environ') ? test : test.skip;
 
-describe('scripts/lib/leftovers.mjs', () => {
+describe('tools/lib/leftovers.mjs', () => {
 	linuxTest('names a folder left in the run’s TMPDIR and a process still listening, then kills it and removes the folder', () => {
 		const { dir, lines, pid } = runScript(`
 			fs.mkdtempSync(path.join(os.tmpdir(), 'left-behind-'));

@@ -1,5 +1,5 @@
 /**
- * The embedded mock platform API (scripts/lib/mock-api/server.cjs): auth, shapes, faults, admin endpoints, data.
+ * The embedded mock platform API (tools/mock-platform/server.cjs): auth, shapes, faults, admin endpoints, data.
  * Real HTTP on 127.0.0.1 free ports; no nock here.
  */
 import { spawn } from 'node:child_process';
@@ -15,7 +15,7 @@ import {
 	type MockApi,
 	type MockNextForm,
 	type MockServiceRecord,
-} from '../../scripts/lib/mock-api/server.cjs';
+} from '../../tools/mock-platform/server.cjs';
 
 const repoRoot = join(__dirname, '..', '..');
 const DEFAULT_CONFIG = { shape: 'array', envelopeKey: 'data', fault: null, delayMs: 0, pageSize: 0, nextForm: 'next', nextUrl: 'absolute' };
@@ -675,9 +675,9 @@ describe('mock platform API', () => {
 });
 
 describe('ESM entry and CLI', () => {
-	it('scripts/lib/mock.mjs exports the same API to ESM scripts', async () => {
+	it('tools/mock-platform/mock.mjs exports the same API to ESM scripts', async () => {
 		const code =
-			"import { startMockApi, generateServices } from './scripts/lib/mock.mjs';" +
+			"import { startMockApi, generateServices } from './tools/mock-platform/mock.mjs';" +
 			"const m = await startMockApi({ count: 3, apiKey: 'esm-key' });" +
 			"const r = await fetch(m.servicesUrl, { headers: { authorization: 'Bearer esm-key' } });" +
 			'console.log(JSON.stringify({ status: r.status, n: (await r.json()).length, g: generateServices(2).length }));' +
@@ -692,11 +692,15 @@ describe('ESM entry and CLI', () => {
 		expect(JSON.parse(out)).toEqual({ status: 200, n: 3, g: 2 });
 	});
 
-	it('mock/cli.mjs serves, prints its URL and key, and stops cleanly on SIGTERM', async () => {
-		const child = spawn(process.execPath, ['mock/cli.mjs', '--json', '--quiet', '--count', '4', '--shape', 'envelope', '--port', '0'], {
-			cwd: repoRoot,
-			env: { ...process.env, MOCK_API_KEY: 'cli-key' },
-		});
+	it('tools/mock-platform/mock-api.mjs serves, prints its URL and key, and stops cleanly on SIGTERM', async () => {
+		const child = spawn(
+			process.execPath,
+			['tools/mock-platform/mock-api.mjs', '--json', '--quiet', '--count', '4', '--shape', 'envelope', '--port', '0'],
+			{
+				cwd: repoRoot,
+				env: { ...process.env, MOCK_API_KEY: 'cli-key' },
+			},
+		);
 		try {
 			const line = await new Promise<string>((resolve, reject) => {
 				createInterface({ input: child.stdout }).once('line', resolve);
@@ -716,11 +720,11 @@ describe('ESM entry and CLI', () => {
 		}
 	});
 
-	it('mock/cli.mjs pages and fails N times from its flags', async () => {
+	it('tools/mock-platform/mock-api.mjs pages and fails N times from its flags', async () => {
 		const child = spawn(
 			process.execPath,
 			[
-				'mock/cli.mjs',
+				'tools/mock-platform/mock-api.mjs',
 				'--json',
 				'--quiet',
 				'--count',
@@ -761,10 +765,10 @@ describe('ESM entry and CLI', () => {
 		}
 	});
 
-	it('mock/cli.mjs --help prints usage and bad flags exit 2', async () => {
+	it('tools/mock-platform/mock-api.mjs --help prints usage and bad flags exit 2', async () => {
 		const run = (args: string[]) =>
 			new Promise<{ code: number | null; out: string }>((resolve) => {
-				const child = spawn(process.execPath, ['mock/cli.mjs', ...args], { cwd: repoRoot });
+				const child = spawn(process.execPath, ['tools/mock-platform/mock-api.mjs', ...args], { cwd: repoRoot });
 				let out = '';
 				child.stdout.on('data', (c: Buffer) => (out += c));
 				child.stderr.on('data', (c: Buffer) => (out += c));

@@ -1,6 +1,6 @@
 /**
  * The time limits on a real network (issue 28, finding 8): a real TLS server on 127.0.0.1 behind the
- * latency proxy (scripts/lib/latency-proxy.cjs: round trips, a handshake per connection, slow start),
+ * latency proxy (tools/lib/latency-proxy.cjs: round trips, a handshake per connection, slow start),
  * the nodes run through n8n-core's engine. n8n's request helper opens a new connection for every page,
  * so every page pays the handshakes; a listing that HTTP Request's pagination completes must not be
  * refused by the defaults. Each request has the Timeout, the whole listing the Listing Time Limit,
@@ -9,9 +9,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { LatencyProxy } from '../../scripts/lib/latency-proxy.cjs';
-import { startLatencyProxy } from '../../scripts/lib/latency-proxy.cjs';
-import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
+import type { LatencyProxy } from '../../tools/lib/latency-proxy.cjs';
+import { startLatencyProxy } from '../../tools/lib/latency-proxy.cjs';
+import { generateServices } from '../../tools/mock-platform/server.cjs';
 import type { Handler, LocalServer } from '../harness/localServer';
 import { closeLocalServers, startLocalServer } from '../harness/localServer';
 import { ActivePoller } from '../harness/poll';

@@ -9,7 +9,7 @@ import * as table from '../../nodes/shared/answer/signalTable';
 import { byName, isPagingLike, isPagingLikeHeader, normalName } from '../../nodes/shared/answer/names';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renderSignalTables, withSignalTables, TARGET } = require('../../scripts/lib/paging-doc.cjs') as {
+const { renderSignalTables, withSignalTables, TARGET } = require('../../tools/generate/paging-doc.cjs') as {
 	renderSignalTables: (signals: typeof table) => string;
 	withSignalTables: (page: string, signals: typeof table) => string;
 	TARGET: string;

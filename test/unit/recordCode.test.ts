@@ -5,7 +5,7 @@ import { isValidServiceRecordFast, simplifyServiceRecord } from '../../nodes/sha
 import { serviceRecord } from '../harness/fixtures';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renderRecordCode, TARGET } = require('../../scripts/lib/record-code.cjs') as {
+const { renderRecordCode, TARGET } = require('../../tools/generate/record-code.cjs') as {
 	renderRecordCode: (fields: typeof SERVICE_FIELDS) => string;
 	TARGET: string;
 };

@@ -5,7 +5,7 @@
  * window of 8 consecutive characters of the key (as they stand in that form) may survive, and the
  * wording must come out unchanged. Then the work: steps counted by the redactor stay within a constant
  * times the length of the text for the worst texts known, also at 1 MB (time itself lives in
- * bench/redact.mjs: no timed unit tests).
+ * tools/bench/redact.mjs: no timed unit tests).
  */
 import fc from 'fast-check';
 

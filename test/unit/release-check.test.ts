@@ -1,5 +1,5 @@
 /**
- * scripts/release-check.mjs refuses a release whose versions disagree (here: the tag), and passes
+ * tools/release/release-check.mjs refuses a release whose versions disagree (here: the tag), and passes
  * the repository as it is. Runs the real script (it packs and scans: a few seconds), with jest's
  * NODE_ENV=test inherited, which n8n's lint plugin misreads unless the check clears it.
  */
@@ -11,7 +11,7 @@ import { version } from '../../package.json';
 const repoRoot = join(__dirname, '..', '..');
 
 function releaseCheck(args: string[]) {
-	const r = spawnSync(process.execPath, ['scripts/release-check.mjs', ...args], { cwd: repoRoot, encoding: 'utf8' });
+	const r = spawnSync(process.execPath, ['tools/release/release-check.mjs', ...args], { cwd: repoRoot, encoding: 'utf8' });
 	return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 

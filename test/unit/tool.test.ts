@@ -2,7 +2,7 @@ import nock from 'nock';
 
 import { GET_TOOL_DESCRIPTION, LIST_TOOL_DESCRIPTION, TOOL_ANSWER_MAX_BYTES } from '../../nodes/Services/actions/toolUse';
 import { Services } from '../../nodes/Services/Services.node';
-import { generateServices } from '../../scripts/lib/mock-api/server.cjs';
+import { generateServices } from '../../tools/mock-platform/server.cjs';
 import { API_KEY, BASE_URL, credentials, expectedSimplified, sampleRecords } from '../harness/fixtures';
 import { exampleToolNode, runAgent, servicesToolNode, toolVariant } from '../harness/tool';
 import { runNode, servicesNode } from '../harness/workflow';

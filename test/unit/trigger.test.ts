@@ -15,7 +15,7 @@ import { ActivePoller } from '../harness/poll';
 import type { TestCredentials } from '../harness/workflow';
 import { registerNodeType, runNode, SERVICES_TRIGGER_TYPE as TRIGGER_TYPE, servicesTriggerNode as triggerNode } from '../harness/workflow';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateServices } = require('../../scripts/lib/mock-api/data.cjs') as {
+const { generateServices } = require('../../tools/mock-platform/data.cjs') as {
 	generateServices: (count: number, seed: number) => ServiceRecord[];
 };
 
