@@ -79,7 +79,7 @@ export function diffServices(
 	records: readonly ServiceRecord[],
 	{ events, filters, dropped }: DiffOptions,
 ): DiffResult {
-	// One pass over the listing, nothing kept per service but its stored values (bench/trigger.mjs: at
+	// One pass over the listing, nothing kept per service but its stored values (tools/bench/trigger.mjs: at
 	// 100,000 services, most unchanged, a map of wrappers and a second comparison pass cost ~60 ms).
 	const snapshot: ServiceSnapshot = new Map();
 	if (previous === undefined) {

@@ -207,7 +207,7 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 	}
 	const layout = layoutOf(storedFields);
 	const current = version === STATE_VERSION && sameFields(storedFields);
-	// Written or checked by this process before, so not read again (bench/trigger.mjs: reading 100,000
+	// Written or checked by this process before, so not read again (tools/bench/trigger.mjs: reading 100,000
 	// services back, even only their ids, cost ~70 ms).
 	const known = sameFields(storedFields) ? knownSnapshots.get(services) : undefined;
 	if (known !== undefined) return { ...known, version, layout, current };

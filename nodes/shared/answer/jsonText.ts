@@ -1,7 +1,7 @@
 /**
  * What JSON.parse says nothing about, read from the answer's raw text: a key named twice at the top
  * of an object (JSON.parse keeps the last), and integers JavaScript cannot hold exactly (beyond
- * 2^53, JSON.parse rounds them). Both scans are linear; bench/json-text.mjs measures them against
+ * 2^53, JSON.parse rounds them). Both scans are linear; tools/bench/json-text.mjs measures them against
  * JSON.parse of the same text.
  */
 

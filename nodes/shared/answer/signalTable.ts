@@ -4,7 +4,7 @@
  * The one table of what the node understands in an answer besides its records: every field of the
  * envelope (at any level), every header and status that carries paging meaning in common APIs, and
  * the names known to carry none. Data only: envelope.ts and headers.ts read answers with it, and
- * docs/paging.md is generated from it (scripts/lib/paging-doc.cjs; a unit test fails while the page
+ * docs/paging.md is generated from it (tools/generate/paging-doc.cjs; a unit test fails while the page
  * is stale). Anything an answer holds that is not here is judged by its name (names.ts): paging-like,
  * an error naming it; otherwise harmless inside a paging object, an error next to the records.
  */

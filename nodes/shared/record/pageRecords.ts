@@ -46,7 +46,7 @@ export function checkPageRecords(page: RecordsOfPage, { seen, pageNumber, simpli
 				: text`Record ${page.labelOf(index)} repeats an id already listed on page ${firstPage}${rule}. Each service must appear once; if services were added or removed while the pages were read, run again. ${advice}`,
 		);
 	};
-	// On the listing's first page a repeated id can only be from it: one Map operation per record (bench/records.mjs).
+	// On the listing's first page a repeated id can only be from it: one Map operation per record (tools/bench/records.mjs).
 	const firstOfListing = seen.size === 0;
 	for (; index < page.items.length; index++) {
 		const item = page.items[index];

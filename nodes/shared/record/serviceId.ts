@@ -11,7 +11,7 @@ const FIRST_NFC_SENSITIVE = 0x300;
 
 /** The id as compared: trimmed (String.prototype.trim's white space and line ends), then NFC. */
 export function serviceIdKey(id: string): string {
-	// Most ids: printable ASCII at both ends and nothing from U+0300 on, their own key (bench/records.mjs).
+	// Most ids: printable ASCII at both ends and nothing from U+0300 on, their own key (tools/bench/records.mjs).
 	const first = id.charCodeAt(0);
 	const last = id.charCodeAt(id.length - 1);
 	const key = first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f ? id : id.trim();

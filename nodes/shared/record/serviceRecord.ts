@@ -9,7 +9,7 @@ import { isValidServiceRecordFast, simplifyServiceRecord, simplifyServiceRecordF
 import type { Text } from '../text/text';
 import { foreign, join, own, text } from '../text/text';
 
-// The per-record fast check and Simplify are generated from SERVICE_FIELDS (scripts/lib/record-code.cjs).
+// The per-record fast check and Simplify are generated from SERVICE_FIELDS (tools/generate/record-code.cjs).
 export { isValidServiceRecordFast, simplifyServiceRecord, simplifyServiceRecordFast } from './serviceRecord.fast';
 export { MAX_RECORD_DEPTH } from './recordDepth';
 export { describeType } from '../json/json';
