@@ -3,12 +3,23 @@ import type { SimplifiedService } from '../record/serviceFields';
 import type { Text } from '../text/text';
 import { own } from '../text/text';
 
-/** What the user typed in the "Filters" collection, normalised for matching. */
+/** What the user typed in the "Filters" collection, as search keys (searchKey). */
 export interface ServiceFilters {
-	/** Lower-cased statuses; empty means any status. */
+	/** Statuses; empty means any status. */
 	statuses: string[];
-	/** Lower-cased substring of name or alias; empty means no search. */
+	/** Text contained in the name or alias; empty means no search. */
 	search: string;
+}
+
+/**
+ * Text as a person reads it, for matching: full Unicode case folding and one normal form, the same on
+ * both sides (Filters -> Search and Status, the editor's From List search, the AI tool's search all
+ * come here). Lower, upper, lower again applies the full mappings JavaScript knows (ß and ẞ -> ss,
+ * ﬁ -> fi, İ -> i̇); the final sigma folds as any sigma; decomposed first and composed last, so a text in
+ * NFD finds its NFC twin and a letter with its mark is one letter (searching "e" does not find "é").
+ */
+export function searchKey(value: string): string {
+	return value.normalize('NFD').toLowerCase().toUpperCase().toLowerCase().replace(/ς/g, 'σ').normalize('NFC');
 }
 
 /**
@@ -34,8 +45,8 @@ export function parseServiceFilters(raw: unknown): ServiceFilters {
 		),
 	);
 	return {
-		statuses: statusList.map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== ''),
-		search: search.trim().toLowerCase(),
+		statuses: statusList.map((entry) => searchKey(entry.trim())).filter((entry) => entry !== ''),
+		search: searchKey(search.trim()),
 	};
 }
 
@@ -52,10 +63,10 @@ export function hasServiceFilters(filters: ServiceFilters): boolean {
 
 /** Whether a service (its simplified view: the filters read status, name and alias) matches. */
 export function matchesServiceFilters(service: Pick<SimplifiedService, 'status' | 'name' | 'alias'>, filters: ServiceFilters): boolean {
-	if (filters.statuses.length > 0 && !filters.statuses.includes((service.status ?? '').toLowerCase())) return false;
+	if (filters.statuses.length > 0 && !filters.statuses.includes(searchKey(service.status ?? ''))) return false;
 	if (filters.search !== '') {
-		const name = (service.name ?? '').toLowerCase();
-		const alias = (service.alias ?? '').toLowerCase();
+		const name = searchKey(service.name ?? '');
+		const alias = searchKey(service.alias ?? '');
 		if (!name.includes(filters.search) && !alias.includes(filters.search)) return false;
 	}
 	return true;
