@@ -165,3 +165,56 @@ export function trackedTextFiles(): string[] {
 		.split('\0')
 		.filter((file) => file && existsSync(join(REPO_DIR, file)) && !readFileSync(join(REPO_DIR, file)).includes(0));
 }
+
+/** Every tool file (`.mjs`, `.cjs`, `.cts`, `.js`) below `dirs`, as repository-relative paths. */
+export function toolFiles(dirs: string[]): string[] {
+	const out: string[] = [];
+	const walk = (dir: string): void => {
+		for (const name of readdirSync(dir).sort()) {
+			const full = join(dir, name);
+			if (statSync(full).isDirectory()) walk(full);
+			else if (/\.(mjs|cjs|cts|js)$/.test(name)) out.push(relative(REPO_DIR, full));
+		}
+	};
+	for (const dir of dirs) walk(join(REPO_DIR, dir));
+	return out;
+}
+
+/** The relative imports and requires of a tool file, resolved to repository-relative paths. */
+export function toolImports(file: string): string[] {
+	const found = new Set<string>();
+	for (const { fileName } of ts.preProcessFile(readFileSync(join(REPO_DIR, file), 'utf8'), true, true).importedFiles) {
+		if (!fileName.startsWith('.')) continue;
+		found.add(relative(REPO_DIR, resolve(REPO_DIR, dirname(file), fileName)));
+	}
+	return [...found].sort();
+}
+
+/**
+ * The tools' one-way imports (docs/development.md): which folders a tool file's folder may import
+ * from besides itself. The first entry whose folder holds the file decides.
+ */
+export const TOOL_IMPORTS: ReadonlyArray<[folder: string, mayImport: string[]]> = [
+	['tools/lib/', []],
+	['tools/mock-platform/', ['tools/lib/']],
+	['test/chaos/', ['tools/lib/', 'tools/mock-platform/']],
+	['test/e2e/', ['tools/lib/', 'tools/mock-platform/', 'test/chaos/']],
+	['tools/', ['tools/lib/', 'tools/mock-platform/']],
+	['test/', ['tools/lib/', 'tools/mock-platform/']],
+];
+
+/** Imports of tool files that break TOOL_IMPORTS, as "file -> import". */
+export function toolImportBreaks(files: string[]): string[] {
+	const breaks: string[] = [];
+	for (const file of files) {
+		const rule = TOOL_IMPORTS.find(([folder]) => file.startsWith(folder));
+		if (!rule) continue;
+		const [folder, mayImport] = rule;
+		// Its own folder: tools/bench/ for tools/bench/network/x.mjs; a script at the top of test/ has none.
+		const own = folder === 'tools/' ? `tools/${file.split('/')[1]}/` : folder === 'test/' ? file : folder;
+		for (const target of toolImports(file)) {
+			if (!target.startsWith(own) && !mayImport.some((allowed) => target.startsWith(allowed))) breaks.push(`${file} -> ${target}`);
+		}
+	}
+	return breaks;
+}

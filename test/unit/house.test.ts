@@ -19,6 +19,9 @@ import {
 	MAX_LINES,
 	REPO_DIR,
 	sourceFiles,
+	toolFiles,
+	toolImportBreaks,
+	TOOL_IMPORTS,
 	trackedTextFiles,
 	type ImportGraph,
 } from '../harness/houseRules';
@@ -113,6 +116,21 @@ describe('rooms', () => {
 		expect(roomOrderBreaks(g({ 'nodes/shared/a/y.ts': ['nodes/Services/n.ts'] }), rooms)).toEqual([
 			'nodes/shared/a/y.ts -> nodes/Services/n.ts',
 		]);
+	});
+});
+
+describe('tools', () => {
+	test('tools import one way: tools/lib nothing outside it, the mock only tools/lib, chaos those two, e2e those three, every other tool tools/lib and the mock', () => {
+		const files = toolFiles(['tools', 'test/e2e', 'test/chaos']).concat(toolFiles(['test']).filter((file) => !file.slice(5).includes('/')));
+		expect(files.length).toBeGreaterThan(40);
+		expect(toolImportBreaks(files)).toEqual([]);
+	});
+
+	test('the first folder that holds a file decides its rule', () => {
+		const ruleOf = (file: string) => TOOL_IMPORTS.find(([folder]) => file.startsWith(folder))?.[0];
+		expect(
+			['tools/lib/x.mjs', 'tools/mock-platform/y.cjs', 'tools/bench/z.mjs', 'test/e2e/recipes/r.mjs', 'test/run-all.mjs'].map(ruleOf),
+		).toEqual(['tools/lib/', 'tools/mock-platform/', 'tools/', 'test/e2e/', 'test/']);
 	});
 });
 
