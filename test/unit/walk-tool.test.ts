@@ -4,7 +4,8 @@
  * back, into a destructured field, a method (as `this`), a recursion (entered once), a function with
  * a `this` parameter through `.call`, an interface's one implementation; calls that do not pass it,
  * calls into node_modules and a call of a function value are not entered. Then `--ref` on a git
- * commit of those files: both trees walked in one run, the temporary worktree removed after.
+ * commit of those files: both trees walked in one run, the temporary worktree removed after. And this
+ * repository's listing twice: the same walk each time, its JSON (more than a pipe holds) whole.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -193,6 +194,23 @@ describe('npm run walk', () => {
 		expect(missing.stderr).toMatch(/a\.ts: no function named nowhere/);
 		const help = walkTool(['--help']);
 		expect(help.stdout).toMatch(/^npm run walk -- <file>:<function>:<parameter>/);
+	}, 60_000);
+
+	it("walks this repository's listing the same way twice and writes all its JSON before it exits", () => {
+		const r = spawnSync(
+			process.execPath,
+			[tool, 'nodes/shared/listing/listing.ts:listServicePages:session', '--ref', '.', '--ref', '.', '--json'],
+			{
+				encoding: 'utf8',
+				timeout: 60_000,
+			},
+		);
+		// More than a pipe holds: a slow reader used to get it cut by process.exit (a race this read seldom loses).
+		expect(r.stdout.length).toBeGreaterThan(65_536);
+		const [walk, again] = JSON.parse(r.stdout) as Walk[];
+		expect(again).toEqual(walk);
+		expect(walk.route).toHaveLength(walk.stays);
+		expect(walk.route[0].entries[0]).toMatchObject({ function: 'listServicePages', as: 'session' });
 	}, 60_000);
 
 	it('--ref walks a commit in a temporary worktree, next to this tree, and removes it', () => {

@@ -323,25 +323,32 @@ function onRef(root, ref, fn) {
 	}
 }
 
-function print(result) {
+/** A walk in words: its figures, returns per file, the route and what it could not follow. */
+function describe(result) {
 	const where = result.ref === '.' ? 'this checkout' : `${result.ref} (${result.commit})`;
-	console.log(`\nwalk of ${result.spec} at ${where}`);
-	console.log('static, from the TypeScript sources: branches walked one after the other in source order, loops once,');
-	console.log('each function entered at most once per parameter, node_modules not followed (tools/walk/walk.mjs --help)');
-	console.log(`stays ${result.stays}, files ${result.files}, returns ${result.returns} (${result.entries} functions entered)`);
 	const perFile = Object.entries(result.returnsPerFile).map(([file, n]) => `${file} ${n}`);
-	console.log(`returns per file: ${perFile.join(', ') || 'none'}`);
-	console.log('route:');
+	const lines = [
+		`\nwalk of ${result.spec} at ${where}`,
+		'static, from the TypeScript sources: branches walked one after the other in source order, loops once,',
+		'each function entered at most once per parameter, node_modules not followed (tools/walk/walk.mjs --help)',
+		`stays ${result.stays}, files ${result.files}, returns ${result.returns} (${result.entries} functions entered)`,
+		`returns per file: ${perFile.join(', ') || 'none'}`,
+		'route:',
+	];
 	result.route.forEach((stay, i) => {
 		const [first, ...more] = stay.entries;
 		const extra = more.length ? ` +${more.length} more` : '';
-		console.log(`  ${String(i + 1).padStart(3)} ${stay.return ? '↩' : ' '} ${stay.file}  ${first.function} (as ${first.as})${extra}`);
+		lines.push(`  ${String(i + 1).padStart(3)} ${stay.return ? '↩' : ' '} ${stay.file}  ${first.function} (as ${first.as})${extra}`);
 	});
 	if (result.notFollowed.length) {
-		console.log(`calls passing it not followed (no body the checker can tie to them): ${result.notFollowed.length}`);
-		for (const { at, call } of result.notFollowed) console.log(`  ${at}  ${call}`);
+		lines.push(`calls passing it not followed (no body the checker can tie to them): ${result.notFollowed.length}`);
+		for (const { at, call } of result.notFollowed) lines.push(`  ${at}  ${call}`);
 	}
+	return lines;
 }
+
+/** Writes `text` and waits until it is out: runMain's process.exit would cut a long output to a pipe. */
+const write = (stream, text) => new Promise((done) => stream.write(text, done));
 
 await runMain(async () => {
 	const { values, positionals } = parseArgs({
@@ -354,7 +361,7 @@ await runMain(async () => {
 		},
 	});
 	if (values.help || positionals.length !== 1) {
-		(values.help ? process.stdout : process.stderr).write(helpText());
+		await write(values.help ? process.stdout : process.stderr, helpText());
 		return values.help ? 0 : 2;
 	}
 	const root = resolve(values.root);
@@ -365,25 +372,20 @@ await runMain(async () => {
 		...(ref === '.' ? { ...walk(root, spec), commit: null } : onRef(root, ref, (dir) => walk(dir, spec))),
 	}));
 	if (values.json) {
-		console.log(JSON.stringify(results, null, 2));
+		await write(process.stdout, `${JSON.stringify(results, null, 2)}\n`);
 		return 0;
 	}
-	results.forEach(print);
+	const lines = results.flatMap(describe);
 	if (results.length > 1) {
-		console.log(`\n${spec}`);
-		console.log(
-			formatTable(
-				results,
-				[
-					{ title: 'ref', get: (r) => (r.ref === '.' ? 'this checkout' : `${r.ref} (${r.commit})`) },
-					{ title: 'stays', get: (r) => r.stays, align: 'right' },
-					{ title: 'files', get: (r) => r.files, align: 'right' },
-					{ title: 'returns', get: (r) => r.returns, align: 'right' },
-					{ title: 'most returns', get: (r) => Object.entries(r.returnsPerFile)[0]?.join(' ') },
-				],
-				{ maxWidth: 60 },
-			),
-		);
+		const columns = [
+			{ title: 'ref', get: (r) => (r.ref === '.' ? 'this checkout' : `${r.ref} (${r.commit})`) },
+			{ title: 'stays', get: (r) => r.stays, align: 'right' },
+			{ title: 'files', get: (r) => r.files, align: 'right' },
+			{ title: 'returns', get: (r) => r.returns, align: 'right' },
+			{ title: 'most returns', get: (r) => Object.entries(r.returnsPerFile)[0]?.join(' ') },
+		];
+		lines.push(`\n${spec}`, formatTable(results, columns, { maxWidth: 60 }));
 	}
+	await write(process.stdout, `${lines.join('\n')}\n`);
 	return 0;
 });
