@@ -35,7 +35,7 @@ export interface TriggerMemory {
 	outbox?: readonly OutboxEntry[];
 	/** The mass removal this process holds for confirmation. */
 	hold?: MassRemovalMark;
-	/** Whether a poll of this trigger completed in this process (markPollCompleted; a failed or held poll does not count): Resync at start runs until one has. */
+	/** Whether a poll of this trigger completed in this process (remember; a failed or held poll does not count): Resync at start runs until one has. */
 	started: boolean;
 }
 
@@ -44,12 +44,15 @@ const MEMORY_MAX = 1000;
 const memories = new Map<string, TriggerMemory>();
 
 /** The trigger as the memory knows it: workflow, node (its id, and its name: the static data key) and credential. */
-export function triggerKey(workflowId: string | undefined, node: { id?: string; name: string }, credentialId: string | null): string {
-	return JSON.stringify([workflowId ?? null, node.id ?? null, node.name, credentialId]);
+export interface TriggerKey {
+	workflowId: string | undefined;
+	node: { id?: string; name: string };
+	credentialId: string | null;
 }
 
 /** The memory of one trigger, created empty on first use. */
-export function memoryOf(key: string): TriggerMemory {
+function memoryOf({ workflowId, node, credentialId }: TriggerKey): TriggerMemory {
+	const key = JSON.stringify([workflowId ?? null, node.id ?? null, node.name, credentialId]);
 	let memory = memories.get(key);
 	if (memory !== undefined) memories.delete(key);
 	else memory = { started: false };
@@ -61,47 +64,64 @@ export function memoryOf(key: string): TriggerMemory {
 /** The static data objects of activations whose poll completed (emitted or found nothing): their later polls are not the first. */
 const startedActivations = new WeakSet<object>();
 
-/**
- * Whether this poll is the first of an activation to complete: n8n reports "activate" for the poll
- * at activation and every later poll of the same activation (they share one context and one static
- * data object), and a fresh static data object for each activation. A poll that failed or held a
- * mass removal does not count (markPollCompleted is called when a poll completes).
- */
-export function isFirstPollOfActivation(activationMode: string, staticData: object): boolean {
-	return activationMode === 'activate' && !startedActivations.has(staticData);
-}
-
-/** Records that a poll of this trigger completed in this process, in the activation of `staticData`. */
-export function markPollCompleted(memory: TriggerMemory, staticData: object): void {
-	memory.started = true;
-	startedActivations.add(staticData);
-}
-
 const MARK_KEY = 'massRemovalUnconfirmed';
 
-/** The fingerprint of the services a listing lacks, whatever order they were stored in. */
-export function massRemovalMark(missing: readonly string[]): MassRemovalMark {
-	const hash = createHash('shake256', { outputLength: 16 });
-	for (const id of [...missing].sort()) hash.update(`${id.length}:${id}`);
-	return { count: missing.length, hash: hash.digest('hex') };
+/** What this process remembers of a trigger when a poll of it starts. */
+export interface Recalled {
+	memory: TriggerMemory;
+	/**
+	 * The first poll of this process, or the first of an activation to complete: n8n reports
+	 * "activate" for the poll at activation and every later poll of the same activation (they share
+	 * one context and one static data object), and a fresh static data object for each activation. A
+	 * poll that failed or held a mass removal does not count (only `remember` marks a poll completed).
+	 */
+	starting: boolean;
+	/** The mass removal held for confirmation: in memory, or in the static data (a runtime that reloads static data before each poll has it when the poll that held was saved). */
+	held?: IDataObject;
+}
+
+/** What this process remembers of a trigger at the start of a poll of it. */
+export function recall(trigger: TriggerKey, staticData: IDataObject | null, activationMode: string): Recalled {
+	const memory = memoryOf(trigger);
+	const stored = staticData?.[MARK_KEY];
+	return {
+		memory,
+		starting: !memory.started || (activationMode === 'activate' && !startedActivations.has(staticData as object)),
+		held: memory.hold ?? (typeof stored === 'object' && stored !== null ? (stored as IDataObject) : undefined),
+	};
 }
 
 /**
- * Whether this poll holds a suspected mass removal back (emits nothing, keeps the stored list):
- * true unless the mass removal `now` lacks the very services a held one lacked (then it is
- * confirmed, and reported). A poll lacking another set holds again with that set; a poll that
- * suspects none clears the mark. The mark is kept in memory and in the static data (a runtime that
- * reloads static data before each poll has it when the poll that held was saved).
+ * The mass removal a poll holds back for confirmation (it emits nothing, keeps the stored list), or
+ * undefined: a listing that lacks every remembered service, or more than half of them (`missing`),
+ * waits for a poll lacking the very same services (then it is confirmed, and reported); a poll
+ * lacking another set holds again with that set.
  */
-export function holdForConfirmation(staticData: IDataObject, memory: TriggerMemory, now: MassRemovalMark | undefined): boolean {
-	const stored = staticData[MARK_KEY] as IDataObject | undefined;
-	const held = memory.hold ?? (typeof stored === 'object' && stored !== null ? stored : undefined);
-	if (now !== undefined && (held === undefined || held.count !== now.count || held.hash !== now.hash)) {
-		memory.hold = now;
-		staticData[MARK_KEY] = { ...now };
-		return true;
+export function holdBack(held: IDataObject | undefined, remembered: number, missing: readonly string[]): MassRemovalMark | undefined {
+	if (missing.length === 0 || missing.length * 2 <= remembered) return undefined;
+	const hash = createHash('shake256', { outputLength: 16 });
+	for (const id of [...missing].sort()) hash.update(`${id.length}:${id}`);
+	const mark = { count: missing.length, hash: hash.digest('hex') };
+	return held === undefined || held.count !== mark.count || held.hash !== mark.hash ? mark : undefined;
+}
+
+/**
+ * What this process remembers after a poll: the mass removal it holds (also in the static data), or
+ * none; its base; and, unless it held a mass removal, the outbox it wrote and that a poll completed.
+ */
+export function remember(
+	memory: TriggerMemory,
+	staticData: IDataObject,
+	{ hold, base, outbox }: Pick<TriggerMemory, 'hold' | 'base' | 'outbox'>,
+): void {
+	memory.hold = hold;
+	memory.base = base;
+	if (hold !== undefined) {
+		staticData[MARK_KEY] = { ...hold };
+		return;
 	}
-	memory.hold = undefined;
 	if (MARK_KEY in staticData) delete staticData[MARK_KEY];
-	return false;
+	memory.outbox = outbox;
+	memory.started = true;
+	startedActivations.add(staticData);
 }
