@@ -15,6 +15,7 @@ import { parseEvents } from './diff';
 import { runPoll } from './poll';
 import { readResync, resyncProperty } from './resync';
 import type { StateText } from './state/state';
+import { beginPoll } from './state/state';
 
 /** Longest node name quoted in a log line (n8n lets a user name a node at length). */
 const NODE_NAME_MAX = 120;
@@ -103,6 +104,10 @@ export class ServicesTrigger implements INodeType {
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const node = this.getNode();
+		const workflowId = this.getWorkflow().id;
+		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;
+		// Numbered before anything else: a poll that ends after a later one was applied reports nothing (n8n starts each at its time).
+		const ticket = beginPoll({ workflowId, node, credentialId });
 		const redact = await credentialRedactor.call(this, 0);
 		const asNodeError = <T>(run: () => T): T => {
 			try {
@@ -128,9 +133,10 @@ export class ServicesTrigger implements INodeType {
 			runPoll({
 				staticData: this.getWorkflowStaticData('node'),
 				globalData: this.getWorkflowStaticData('global'),
-				workflowId: this.getWorkflow().id,
+				workflowId,
 				node,
-				credentialId: node.credentials?.[CREDENTIAL_TYPE]?.id ?? null,
+				credentialId,
+				ticket,
 				activationMode: this.getActivationMode(),
 				manual: this.getMode() === 'manual',
 				warn: (said) => this.logger.warn(stateWarning(node.name, said, redact)),
@@ -140,7 +146,6 @@ export class ServicesTrigger implements INodeType {
 				simplify,
 				confirmMassRemoval,
 				resync,
-				now: Date.now(),
 			}),
 		);
 	}

@@ -96,11 +96,11 @@ export function diffServices(
 	let changed = dropped !== undefined && dropped.size > 0;
 	let kept = 0;
 	for (const record of records) {
-		const id = serviceIdKey(record.id_service); // the one id rule; a state of 0.4.0 may hold the id as sent
+		const id = serviceIdKey(record.id_service); // the one id rule (a stored state is read under it too)
 		const service = simplifyServiceRecord(record);
 		const values = storedValuesOf(service);
 		snapshot.set(id, values);
-		const before = previous.get(id) ?? (id === record.id_service ? undefined : previous.get(record.id_service));
+		const before = previous.get(id);
 		if (before === undefined) {
 			changed = true;
 			// Its remembered values were damaged: not new, and nothing known to compare with.
@@ -125,7 +125,7 @@ export function diffServices(
 	if (removedCount > 0) {
 		changed = true;
 		for (const [id, before] of previous) {
-			if (snapshot.has(id) || snapshot.has(serviceIdKey(id))) continue;
+			if (snapshot.has(id)) continue;
 			missing.push(id);
 			if (!selected.has('removed')) continue;
 			const last = simplifiedFromStored(id, before);

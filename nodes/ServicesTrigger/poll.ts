@@ -23,19 +23,22 @@ export interface PollInput extends StateAccess {
 	simplify: boolean;
 	confirmMassRemoval: boolean;
 	resync: ResyncOptions;
-	now: number;
 }
 
-/** Runs the poll on the listing `records`; returns the items to emit, or null. "Fetch test event" returns its one event. */
+/**
+ * Runs the poll on the listing `records`; returns the items to emit, or null (also when a poll that
+ * began later was applied meanwhile: this listing is the older). "Fetch test event" returns its one event.
+ */
 export function runPoll(input: PollInput): INodeExecutionData[][] | null {
-	const { records, events, filters, now } = input;
+	const { records, events, filters } = input;
 	const start = readState(input);
+	if (start === undefined) return null;
 	checkWatchable(records.length);
 	if (input.manual) {
-		const event = buildTestEvent(start.state?.snapshot, records, { events, filters, dropped: start.read?.dropped });
-		return [[{ json: formatEvent(event, previewDelivery(start, event, now), input.simplify) }]];
+		const event = buildTestEvent(start.state?.snapshot, records, { events, filters, dropped: start.dropped });
+		return [[{ json: formatEvent(event, previewDelivery(start, event), input.simplify) }]];
 	}
-	const listing = diffServices(start.state?.snapshot, records, { events, filters, dropped: start.read?.dropped });
+	const listing = diffServices(start.state?.snapshot, records, { events, filters, dropped: start.dropped });
 	const plan = planPoll(start, { ...input, listing });
 	writeState(start, plan);
 	if (plan.items.length === 0) return null;

@@ -1,15 +1,15 @@
 /**
  * What one n8n process remembers about each Services Trigger between its polls, beside the static
- * data n8n stores: which process this is, the state it last wrote from an empty static data, the
- * events it last emitted, and a mass removal it holds for confirmation. n8n saves static data only
- * after a poll that emits, and with durable poll cursors the poll at activation is not committed
- * at all (docs/trigger.md): this memory covers those gaps for as long as the process lives. It never
- * overrides a stored state.
+ * data n8n stores: which process this is, the polls it began and the last one it applied (polls
+ * overlap: n8n starts each at its time), the state it wrote last, its clock, and a mass removal it
+ * holds for confirmation. n8n saves static data only after a poll that emits, durable poll cursors
+ * hand each poll a copy taken when it began and do not commit the poll at activation
+ * (docs/trigger.md): this memory covers those gaps for as long as the process lives.
  */
 import { createHash, randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OutboxEntry, TriggerState } from './delivery';
+import type { TriggerState } from './delivery';
 
 /**
  * This process, told apart from the one before a restart and from other mains: the state records
@@ -25,23 +25,26 @@ export interface MassRemovalMark extends IDataObject {
 }
 
 export interface TriggerMemory {
-	/**
-	 * The state this process last wrote after a poll that found the static data empty and emitted
-	 * nothing: the base for the next poll while the static data stays empty (durable cursors do not
-	 * commit the poll at activation). Dropped as soon as a poll finds a stored state.
-	 */
-	base?: TriggerState;
-	/** The outbox this process last wrote: an event detected again after a lost save is marked redelivered. */
-	outbox?: readonly OutboxEntry[];
+	/** The state this process wrote last (a poll handed an older copy of it starts from it). */
+	latest?: TriggerState;
+	/** Whether `latest` was written from a static data that held no state, and none was found since (a poll that finds none starts from it). */
+	fromEmpty?: boolean;
 	/** The mass removal this process holds for confirmation. */
 	hold?: MassRemovalMark;
-	/** Whether a poll of this trigger completed in this process (remember; a failed or held poll does not count): Resync at start runs until one has. */
+	/** Whether a poll of this trigger completed in this process (a failed or held poll does not count): Resync at start runs until one has. */
 	started: boolean;
+	/** Polls begun; a poll that began before `applied` (the count when the last poll was applied) reports nothing. */
+	begun: number;
+	applied: number;
+	/** The trigger's clock as last read, and the monotonic clock then. */
+	clock?: { at: number; mono: number };
 }
 
 /** The most triggers remembered; the least recently polled is forgotten first (it only loses the gaps above). */
 const MEMORY_MAX = 1000;
 const memories = new Map<string, TriggerMemory>();
+/** By workflow: the highest sequence number a trigger of it gave in this process (a renamed node starts above it). */
+const seqFloors = new Map<string, number>();
 
 /** The trigger as the memory knows it: workflow, node (its id, and its name: the static data key) and credential. */
 export interface TriggerKey {
@@ -50,15 +53,21 @@ export interface TriggerKey {
 	credentialId: string | null;
 }
 
-/** The memory of one trigger, created empty on first use. */
-function memoryOf({ workflowId, node, credentialId }: TriggerKey): TriggerMemory {
+/** A poll as this process numbers them, from its start (before its listing). */
+export interface PollTicket {
+	memory: TriggerMemory;
+	number: number;
+}
+
+/** Numbers a poll of the trigger as it begins, before its listing. */
+export function beginPoll({ workflowId, node, credentialId }: TriggerKey): PollTicket {
 	const key = JSON.stringify([workflowId ?? null, node.id ?? null, node.name, credentialId]);
 	let memory = memories.get(key);
 	if (memory !== undefined) memories.delete(key);
-	else memory = { started: false };
+	else memory = { started: false, begun: 0, applied: 0 };
 	memories.set(key, memory);
 	if (memories.size > MEMORY_MAX) memories.delete(memories.keys().next().value as string);
-	return memory;
+	return { memory, number: ++memory.begun };
 }
 
 /** The static data objects of activations whose poll completed (emitted or found nothing): their later polls are not the first. */
@@ -66,9 +75,13 @@ const startedActivations = new WeakSet<object>();
 
 const MARK_KEY = 'massRemovalUnconfirmed';
 
-/** What this process remembers of a trigger when a poll of it starts. */
+/** What this process remembers of a trigger when a poll of it has listed. */
 export interface Recalled {
-	memory: TriggerMemory;
+	/**
+	 * A poll began after this one and was applied: this one's listing is older than the remembered
+	 * state (or its pages were read at times interleaved with a newer listing's), so it reports nothing.
+	 */
+	superseded: boolean;
 	/**
 	 * The first poll of this process, or the first of an activation to complete: n8n reports
 	 * "activate" for the poll at activation and every later poll of the same activation (they share
@@ -78,17 +91,41 @@ export interface Recalled {
 	starting: boolean;
 	/** The mass removal held for confirmation: in memory, or in the static data (a runtime that reloads static data before each poll has it when the poll that held was saved). */
 	held?: IDataObject;
+	/** The highest sequence number a trigger of this workflow gave in this process. */
+	seqFloor: number;
 }
 
-/** What this process remembers of a trigger at the start of a poll of it. */
-export function recall(trigger: TriggerKey, staticData: IDataObject | null, activationMode: string): Recalled {
-	const memory = memoryOf(trigger);
+/** What this process remembers of the trigger of `ticket` once the poll has listed. */
+export function recall(
+	{ memory, number }: PollTicket,
+	workflowId: string | undefined,
+	staticData: IDataObject | null,
+	activationMode: string,
+): Recalled {
 	const stored = staticData?.[MARK_KEY];
 	return {
-		memory,
+		superseded: number <= memory.applied,
 		starting: !memory.started || (activationMode === 'activate' && !startedActivations.has(staticData as object)),
 		held: memory.hold ?? (typeof stored === 'object' && stored !== null ? (stored as IDataObject) : undefined),
+		seqFloor: seqFloors.get(workflowId ?? '') ?? 0,
 	};
+}
+
+/**
+ * The trigger's clock (ms): the system clock when this process first reads it, then moved on by the
+ * monotonic clock, so a step of the system clock (NTP, a restored VM) neither ages nor rejuvenates
+ * what is kept by time (the outbox, the removals, the resync period); and always past the state's
+ * last write, so the order of writes and emissions is the order of their times.
+ */
+export function readClock(memory: TriggerMemory, lastWrite: number | undefined): number {
+	const mono = performance.now();
+	const clock = memory.clock ?? { at: Date.now(), mono };
+	let at = clock.at + Math.max(0, Math.round(mono - clock.mono));
+	if (lastWrite !== undefined && at <= lastWrite) {
+		at = lastWrite + 1;
+		memory.clock = { at, mono };
+	} else memory.clock ??= clock;
+	return at;
 }
 
 /**
@@ -106,22 +143,37 @@ export function holdBack(held: IDataObject | undefined, remembered: number, miss
 }
 
 /**
- * What this process remembers after a poll: the mass removal it holds (also in the static data), or
- * none; its base; and, unless it held a mass removal, the outbox it wrote and that a poll completed.
+ * What this process remembers after a poll it applied (polls that began before it report nothing
+ * now): the mass removal it holds (also in the static data), or none; unless it held one, the state
+ * it wrote, the highest sequence number of the workflow, and that a poll completed.
  */
 export function remember(
 	memory: TriggerMemory,
 	staticData: IDataObject,
-	{ hold, base, outbox }: Pick<TriggerMemory, 'hold' | 'base' | 'outbox'>,
+	{
+		hold,
+		written,
+		settled,
+		empty,
+		workflowId,
+	}: { hold?: MassRemovalMark; written?: TriggerState; settled: boolean; empty: boolean; workflowId: string | undefined },
 ): void {
+	memory.applied = Math.max(memory.applied, memory.begun);
+	memory.fromEmpty = written !== undefined ? empty : empty && memory.fromEmpty === true;
 	memory.hold = hold;
-	memory.base = base;
 	if (hold !== undefined) {
 		staticData[MARK_KEY] = { ...hold };
 		return;
 	}
 	if (MARK_KEY in staticData) delete staticData[MARK_KEY];
-	memory.outbox = outbox;
+	// Kept only while the static data may not hold it yet (a durable cursor commits after the poll).
+	if (written === undefined && settled) memory.latest = undefined;
+	if (written !== undefined) {
+		memory.latest = written;
+		const floor = seqFloors.get(workflowId ?? '') ?? 0;
+		if (written.delivery.seq > floor) seqFloors.set(workflowId ?? '', written.delivery.seq);
+		if (seqFloors.size > MEMORY_MAX) seqFloors.delete(seqFloors.keys().next().value as string);
+	}
 	memory.started = true;
 	startedActivations.add(staticData);
 }

@@ -1,10 +1,12 @@
 /**
- * The trigger's state, the one way in: a poll reads it (`readState`: every stored version, the
- * damage it drops, the process memory and the activation copy behind it), plans what it emits and
- * writes from it (`planPoll`: a held mass removal, Resync, the delivery) and writes the next one
- * (`writeState`), each once, whatever the poll finds. The files beside this one are the room's
- * parts: snapshot.ts (the remembered services), delivery.ts (the delivery record and the activation
- * copy), outbox.ts (at-least-once delivery), memory.ts (what one process remembers).
+ * The trigger's state, the one way in. A poll is numbered as it begins (`beginPoll`, before its
+ * listing); after the listing it reads the state (`readState`: every stored version under the id
+ * rule, the damage it drops, the newer state this process wrote, the activation copy, the clock and
+ * the sequence floor), plans what it emits and writes (`planPoll`: a held mass removal, Resync, the
+ * delivery) and writes the next state (`writeState`), each once, whatever the poll finds. The
+ * files beside this one are the room's parts: snapshot.ts (the remembered services), delivery.ts
+ * (the delivery record), outbox.ts (at-least-once delivery), global.ts (what the workflow's global
+ * static data keeps), memory.ts (what one process remembers).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -17,26 +19,25 @@ import type { DiffResult, ServiceEventName } from '../diff';
 import type { ResyncOptions } from '../resync';
 import { resyncDue, tombstoneWindow } from '../resync';
 import type { DeliveryRecord, TriggerState } from './delivery';
-import { dropActivationCopy, emptyDelivery, readActivationCopy, readDelivery, writeActivationCopy, writeDelivery } from './delivery';
-import type { MassRemovalMark, TriggerMemory } from './memory';
-import { holdBack, PROCESS_ID, recall, remember } from './memory';
+import { emptyDelivery, readDelivery, writeDelivery } from './delivery';
+import { dropActivationCopy, raiseSeqFloor, readActivationCopy, readSeqFloor, writeActivationCopy } from './global';
+import type { MassRemovalMark, PollTicket, TriggerKey, TriggerMemory } from './memory';
+import { beginPoll, holdBack, PROCESS_ID, readClock, recall, remember } from './memory';
 import type { Delivery, ItemEvent, PlannedItem } from './outbox';
 import { eventIdOf, lastSeq, planDelivery } from './outbox';
-import type { ReadState, StateText } from './snapshot';
+import type { StateText } from './snapshot';
 import { holdsState, readSnapshot, storedValuesOf, TriggerStateError, writeSnapshot } from './snapshot';
 
 export type { StateText };
+export { beginPoll };
 
-/** Where the trigger's state lives for one poll, as n8n hands it out. */
-export interface StateAccess {
-	/** The node's static data (n8n tracks changes on this very object). */
+/** Where the trigger's state lives for one poll, as n8n hands it out, and the poll as numbered when it began. */
+export interface StateAccess extends TriggerKey {
+	/** The node's static data (n8n tracks changes on this very object; with durable cursors a copy taken when the poll began). */
 	staticData: IDataObject;
-	/** The workflow's global static data: a copy of a state taken from an empty static data is kept there. */
+	/** The workflow's global static data: the activation copy and the sequence floor. */
 	globalData: IDataObject;
-	workflowId: string | undefined;
-	/** The trigger node: its name keys its static data, its id and name its process memory. */
-	node: { id?: string; name: string };
-	credentialId: string | null;
+	ticket: PollTicket;
 	/** What n8n reports as the activation mode of this poll. */
 	activationMode: string;
 	/** "Fetch test event": the state is read as stored, never written, and nothing is logged. */
@@ -51,72 +52,111 @@ export interface StateAccess {
 export interface PollStart {
 	access: StateAccess;
 	me: string;
-	/** This process's memory of the trigger. */
 	memory: TriggerMemory;
 	/** The trigger's identity in event ids: the workflow and the node name (its static data key). */
 	trigger: string;
 	/** What the poll compares with; undefined for a new baseline. */
 	state?: TriggerState;
-	/** The stored state as read (its dropped entries, whether it is stored as this version writes it). */
-	read?: ReadState;
-	/** A damaged or other-credential state's sequence number: a new baseline continues above it. */
-	seq?: number;
+	/** The ids whose stored entries were dropped as damaged: no event about them at this poll. */
+	dropped?: ReadonlySet<string>;
+	/** Whether the services are written even unchanged (stored otherwise than this version writes them, or an older copy). */
+	rewrite: boolean;
+	/** The static data holds the state this process wrote last. */
+	settled: boolean;
 	/** The static data held no state (durable cursors do not commit the poll at activation); never in manual mode. */
 	empty: boolean;
 	/** The first poll of this process or of this activation (Resync At Start). */
 	starting: boolean;
 	/** The mass removal held for confirmation. */
 	held?: IDataObject;
+	/** The trigger's clock (memory.ts readClock), and the system clock (when a change is detected, as items show it). */
+	now: number;
+	wall: number;
+	/** New sequence numbers go above it: the highest the workflow's triggers gave, a replaced state's, and for a new baseline the time. */
+	floor: number;
 }
 
 /**
- * Reads the state a poll starts from. The stored state wins; only an empty static data falls back on
- * what this process computed, then on the activation copy. Damaged entries are dropped, the others
- * kept (a warning naming them); a state damaged as a whole is a new baseline (a warning saying what
- * was wrong); a state from a newer version, or static data that is not an object, fails the poll.
- * "Fetch test event" reads the stored state only and logs nothing (docs/trigger.md).
+ * Reads the state a poll starts from, or undefined when a poll that began after this one was
+ * applied meanwhile (this one's listing is the older: it reports nothing, writes nothing). The
+ * stored state wins, unless this process wrote a later one that the static data does not hold yet
+ * (a copy taken before that write, or none: durable cursors hand each poll a copy and do not commit
+ * the poll at activation); the poll then starts from the later one and delivers again what the
+ * stored state does not record as delivered. With no state, the activation copy. Damaged entries
+ * are dropped (a warning naming them); a state damaged as a whole is a new baseline (a warning); a
+ * state from a newer version, or static data that is not an object, fails the poll. "Fetch test
+ * event" reads the stored state only and logs nothing (docs/trigger.md).
  */
-export function readState(access: StateAccess): PollStart {
-	const { staticData, workflowId, node, credentialId } = access;
+export function readState(access: StateAccess): PollStart | undefined {
+	const { staticData, globalData, workflowId, node, credentialId, ticket, manual } = access;
+	const { memory } = ticket;
+	const me = access.me ?? PROCESS_ID;
+	const recalled = recall(ticket, workflowId, staticData, access.activationMode);
+	if (recalled.superseded && !manual) return undefined;
 	const stored = readStored(access);
-	const { memory, starting, held } = recall(access, staticData, access.activationMode);
-	const fallback = stored.empty ? (memory.base ?? readActivationCopy(access.globalData, node.name, credentialId)) : undefined;
+	const latest = manual ? undefined : memory.latest;
+	const behind =
+		latest !== undefined &&
+		(stored.empty
+			? memory.fromEmpty === true
+			: stored.state?.delivery.writer === me && (stored.state.delivery.writtenAt ?? -1) < (latest.delivery.writtenAt ?? -1));
+	// The static data holds what this process wrote last: the process need not keep it.
+	const settled =
+		!behind && latest?.delivery.writer === stored.state?.delivery.writer && latest?.delivery.writtenAt === stored.state?.delivery.writtenAt;
+	const state = behind
+		? { snapshot: latest.snapshot, delivery: { ...latest.delivery, delivered: stored.state?.delivery.delivered ?? {} } }
+		: (stored.state ?? (stored.empty ? readActivationCopy(globalData, node.name, credentialId) : undefined));
+	const wall = Date.now();
+	const fromTime = state === undefined || state.delivery.legacy ? wall : 0;
 	return {
 		access,
-		me: access.me ?? PROCESS_ID,
-		trigger: JSON.stringify([workflowId ?? null, node.name]),
-		state: stored.state ?? fallback,
-		read: stored.read,
-		seq: stored.seq,
-		empty: stored.empty,
+		me,
 		memory,
-		starting,
-		held,
+		trigger: JSON.stringify([workflowId ?? null, node.name]),
+		state,
+		dropped: behind ? undefined : stored.dropped,
+		rewrite: behind || !stored.current,
+		settled,
+		empty: stored.empty,
+		starting: recalled.starting,
+		held: manual ? undefined : recalled.held,
+		now: readClock(memory, state?.delivery.writtenAt),
+		wall,
+		floor: Math.max(recalled.seqFloor, readSeqFloor(globalData), stored.seq ?? 0, fromTime),
 	};
 }
 
-function readStored(access: StateAccess): { state?: TriggerState; read?: ReadState; seq?: number; empty: boolean } {
+interface Stored {
+	state?: TriggerState;
+	dropped?: ReadonlySet<string>;
+	/** Stored as this version writes it. */
+	current: boolean;
+	/** A damaged or other-credential state's sequence number: a new baseline continues above it. */
+	seq?: number;
+	empty: boolean;
+}
+
+function readStored(access: StateAccess): Stored {
 	const { staticData, manual } = access;
 	const warn = (said: StateText | undefined) => {
 		if (!manual && said !== undefined) access.warn(said);
 	};
-	// A new baseline continues the sequence numbers of the state it replaces, where they can be read.
 	const seq = typeof staticData?.seq === 'number' && Number.isSafeInteger(staticData.seq) ? staticData.seq : undefined;
 	let failure: unknown;
 	try {
 		const read = readSnapshot(staticData, access.credentialId);
-		if (read === undefined) return { seq, empty: !manual && !holdsState(staticData) };
+		if (read === undefined) return { seq, current: false, empty: !manual && !holdsState(staticData) };
 		warn(read.damage);
 		const { delivery, damage } = readDelivery(staticData, read);
 		warn(damage);
-		return { state: { snapshot: read.snapshot, delivery }, read, empty: false };
+		return { state: { snapshot: read.snapshot, delivery }, dropped: read.dropped, current: read.current, empty: false };
 	} catch (error) {
 		failure = error;
 	}
 	// Damaged as a whole: a new baseline; a newer version or no object at all fails the poll (the node says how to start over).
 	if (!(failure instanceof TriggerStateError && (manual || failure.kind === 'damaged'))) throw failure;
 	warn(failure.text);
-	return { seq, empty: false };
+	return { seq, current: false, empty: false };
 }
 
 /** What the poll found and how the trigger is set up, for its plan. */
@@ -128,7 +168,6 @@ export interface PollFound {
 	filters: ServiceFilters;
 	confirmMassRemoval: boolean;
 	resync: ResyncOptions;
-	now: number;
 }
 
 /** What a poll emits and writes. */
@@ -138,77 +177,73 @@ export interface PollPlan {
 	hold?: MassRemovalMark;
 	/** The next state, when it is written: the services too when `services`. */
 	next?: TriggerState & { services: boolean };
-	/** Whether the next state is also kept as the base of the next poll (it was taken from an empty static data and emitted nothing). */
-	keepBase: boolean;
+	/** Whether the next state is also the activation copy (taken from an empty static data, it emitted nothing). */
+	copied: boolean;
 }
 
 /** Plans the poll: hold a suspected mass removal, or deliver (the outbox, this poll's changes, a resync when due). */
 export function planPoll(start: PollStart, found: PollFound): PollPlan {
-	const { listing, resync, now } = found;
-	const { state } = start;
+	const { listing, resync } = found;
+	const { state, now } = start;
 	const hold = state !== undefined && found.confirmMassRemoval ? holdBack(start.held, state.snapshot.size, listing.missing) : undefined;
-	if (hold !== undefined) return { items: [], hold, keepBase: false };
+	if (hold !== undefined) return { items: [], hold, copied: false };
 
-	// A new baseline has no delivery record yet: its numbers continue above the one it replaces.
-	const from: DeliveryRecord = state?.delivery ?? {
-		...emptyDelivery(Math.max(start.seq ?? 0, now), false),
-		resyncAt: resync.enabled ? now : undefined,
-	};
+	// A new baseline has no delivery record yet: its numbers continue above the floor (event ids derive from it).
+	const from: DeliveryRecord = state?.delivery ?? { ...emptyDelivery(start.floor, false), resyncAt: resync.enabled ? now : undefined };
 	const due = resyncDue(resync, { start: start.starting || state === undefined, now, resyncAt: from.resyncAt });
 	const plan = planDelivery({
 		trigger: start.trigger,
 		me: start.me,
 		now,
+		wall: start.wall,
+		floor: start.floor,
 		from,
 		detected: listing.events,
 		resync: due ? watched(found.records, found.filters) : undefined,
 		listed: listing.snapshot,
-		recent: state === undefined ? undefined : start.memory.outbox,
+		recent: state === undefined ? undefined : start.memory.latest?.delivery.outbox,
 		tombstoneWindowMs: tombstoneWindow(resync, found.events.includes('removed')),
 	});
 	// Written when anything changed, and always from an empty static data (so a durable cursor commits it).
 	const written = plan.items.length > 0 || listing.changed || start.empty;
-	const services = listing.changed || start.empty || start.read?.current !== true;
 	return {
 		items: plan.items,
-		next: written ? { snapshot: listing.snapshot, delivery: plan.record, services } : undefined,
-		// The base moves on only when nothing was emitted: emitted events whose state was not committed are found again.
-		keepBase: written && start.empty && plan.items.length === 0,
+		next: written
+			? { snapshot: listing.snapshot, delivery: plan.record, services: listing.changed || start.empty || start.rewrite }
+			: undefined,
+		// The copy moves on only when nothing was emitted: after a restart, emitted events whose state was not committed are found again.
+		copied: written && start.empty && plan.items.length === 0,
 	};
 }
 
 /**
- * Writes the plan: the mark of a held mass removal (or clears it), the next state, and what this
- * process remembers. A stored state of its own makes the process's base and the activation copy
- * obsolete; the base and the copy are kept for a poll that found the static data empty.
+ * Writes the plan: the next state, the highest sequence number in the global static data, the
+ * activation copy (dropped once the static data holds a state of its own), and what this process
+ * remembers (the mark of a held mass removal, or none; the state written).
  */
 export function writeState(start: PollStart, plan: PollPlan): void {
-	const { memory } = start;
-	const { staticData, globalData, credentialId } = start.access;
+	const { staticData, globalData, credentialId, workflowId } = start.access;
 	const nodeName = start.access.node.name;
 	const { next } = plan;
+	const written = next === undefined ? undefined : { snapshot: next.snapshot, delivery: next.delivery };
 	if (next?.services === true) writeSnapshot(staticData, next.snapshot, credentialId);
-	if (next !== undefined) writeDelivery(staticData, next.delivery);
-	// Kept in memory, and in the global static data, which n8n saves at activation even when durable
-	// cursors do not commit the poll at activation (a restart before the first scheduled poll loses nothing).
-	const base = !start.empty
-		? undefined
-		: plan.keepBase && next !== undefined
-			? { snapshot: next.snapshot, delivery: next.delivery }
-			: memory.base;
+	if (written !== undefined) {
+		writeDelivery(staticData, written.delivery);
+		raiseSeqFloor(globalData, written.delivery.seq);
+	}
 	if (!start.empty) dropActivationCopy(globalData, nodeName);
-	else if (base !== memory.base && base !== undefined) writeActivationCopy(globalData, nodeName, base, credentialId);
-	remember(memory, staticData, { hold: plan.hold, base, outbox: next?.delivery.outbox ?? memory.outbox });
+	else if (plan.copied && written !== undefined) writeActivationCopy(globalData, nodeName, written, credentialId);
+	remember(start.memory, staticData, { hold: plan.hold, written, settled: start.settled, empty: start.empty, workflowId });
 }
 
 /** How "Fetch test event"'s event would be delivered by the next poll: its id from the stored state, the next sequence number. */
-export function previewDelivery(start: PollStart, event: ItemEvent, now: number): Delivery {
-	const from = start.state?.delivery ?? emptyDelivery(0, true);
+export function previewDelivery(start: PollStart, event: ItemEvent): Delivery {
+	const from = start.state?.delivery ?? emptyDelivery(start.floor, false);
 	const values = storedValuesOf(event.service);
 	return {
 		eventId: eventIdOf(start.trigger, from.seq, event.event, event.id_service, event.previous, values),
-		seq: lastSeq(from, now) + 1,
-		detectedAt: now,
+		seq: lastSeq(from, start.floor, start.memory.latest?.delivery.outbox) + 1,
+		detectedAt: start.wall,
 		redelivered: false,
 	};
 }
