@@ -18,16 +18,8 @@ function copyKey(nodeName: string): string {
 	return `servicesTrigger:${nodeName}`;
 }
 
-/** Writes the copy of a state taken from an empty static data. */
-export function writeActivationCopy(globalData: IDataObject, nodeName: string, state: TriggerState, credentialId: string | null): void {
-	const copy: IDataObject = {};
-	writeSnapshot(copy, state.snapshot, credentialId);
-	writeDelivery(copy, state.delivery);
-	globalData[copyKey(nodeName)] = copy;
-}
-
 /** The activation copy, or undefined when there is none, it is of another credential, or anything in it is damaged (a new baseline then). */
-export function readActivationCopy(globalData: IDataObject, nodeName: string, credentialId: string | null): TriggerState | undefined {
+function readActivationCopy(globalData: IDataObject, nodeName: string, credentialId: string | null): TriggerState | undefined {
 	const copy = globalData[copyKey(nodeName)];
 	if (typeof copy !== 'object' || copy === null) return undefined;
 	try {
@@ -40,18 +32,35 @@ export function readActivationCopy(globalData: IDataObject, nodeName: string, cr
 	}
 }
 
-/** Drops the activation copy once the static data holds a state of its own. */
-export function dropActivationCopy(globalData: IDataObject, nodeName: string): void {
-	if (copyKey(nodeName) in globalData) delete globalData[copyKey(nodeName)];
+/** What a poll reads of the global static data: the highest sequence number saved (0 when none is readable), the activation copy when asked. */
+export function readGlobal(
+	globalData: IDataObject,
+	{ nodeName, credentialId, copy }: { nodeName: string; credentialId: string | null; copy: boolean },
+): { seqFloor: number; copy?: TriggerState } {
+	return { seqFloor: seqFloorOf(globalData), copy: copy ? readActivationCopy(globalData, nodeName, credentialId) : undefined };
 }
 
-/** The highest sequence number the workflow's triggers gave, as saved (0 when none is, or it is unreadable). */
-export function readSeqFloor(globalData: IDataObject): number {
+/**
+ * Writes what a poll keeps in the global static data: the highest sequence number (only when higher:
+ * n8n saves static data that changed), and the activation copy, dropped once the static data holds a
+ * state of its own (`copy` null).
+ */
+export function writeGlobal(
+	globalData: IDataObject,
+	{ nodeName, credentialId, seq, copy }: { nodeName: string; credentialId: string | null; seq?: number; copy?: TriggerState | null },
+): void {
+	if (seq !== undefined && seq > seqFloorOf(globalData)) globalData[SEQ_KEY] = seq;
+	if (copy === null) {
+		if (copyKey(nodeName) in globalData) delete globalData[copyKey(nodeName)];
+	} else if (copy !== undefined) {
+		const written: IDataObject = {};
+		writeSnapshot(written, copy.snapshot, credentialId);
+		writeDelivery(written, copy.delivery);
+		globalData[copyKey(nodeName)] = written;
+	}
+}
+
+function seqFloorOf(globalData: IDataObject): number {
 	const seq = globalData[SEQ_KEY];
 	return typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? seq : 0;
-}
-
-/** Raises the saved highest sequence number to `seq` (written only when higher: n8n saves static data that changed). */
-export function raiseSeqFloor(globalData: IDataObject, seq: number): void {
-	if (seq > readSeqFloor(globalData)) globalData[SEQ_KEY] = seq;
 }

@@ -59,6 +59,14 @@ export interface PollTicket {
 	number: number;
 }
 
+/**
+ * Whether a poll that began after this one was applied meanwhile: this one's listing is the older
+ * (or its pages were read at times mixed with a newer listing's), so it reports nothing.
+ */
+export function superseded({ memory, number }: PollTicket): boolean {
+	return number <= memory.applied;
+}
+
 /** Numbers a poll of the trigger as it begins, before its listing. */
 export function beginPoll({ workflowId, node, credentialId }: TriggerKey): PollTicket {
 	const key = JSON.stringify([workflowId ?? null, node.id ?? null, node.name, credentialId]);
@@ -75,13 +83,36 @@ const startedActivations = new WeakSet<object>();
 
 const MARK_KEY = 'massRemovalUnconfirmed';
 
-/** What this process remembers of a trigger when a poll of it has listed. */
+/** What a poll found stored, as the memory weighs it. */
+export interface Found {
+	/** The state the static data holds (read under the id rule), if readable and of this credential. */
+	stored?: TriggerState;
+	/** The static data held no state at all. */
+	empty: boolean;
+	/** The activation copy, read when the static data held no state. */
+	copy?: TriggerState;
+	staticData: IDataObject | null;
+	activationMode: string;
+	workflowId: string | undefined;
+	/** This process. */
+	me: string;
+	/** "Fetch test event": the stored state as it is. */
+	manual: boolean;
+}
+
+/** What a poll starts from, as this process sees it. */
 export interface Recalled {
 	/**
-	 * A poll began after this one and was applied: this one's listing is older than the remembered
-	 * state (or its pages were read at times interleaved with a newer listing's), so it reports nothing.
+	 * The stored state, unless this process wrote a later one the static data does not hold yet (a
+	 * copy taken before that write, or none: durable cursors hand each poll a copy and do not commit
+	 * the poll at activation); then the later one, with what the stored one records as delivered
+	 * (the rest is delivered again, marked). With no state, the activation copy.
 	 */
-	superseded: boolean;
+	state?: TriggerState;
+	/** The state is this process's later one (the stored services are not it). */
+	behind: boolean;
+	/** The static data holds the state this process wrote last. */
+	settled: boolean;
 	/**
 	 * The first poll of this process, or the first of an activation to complete: n8n reports
 	 * "activate" for the poll at activation and every later poll of the same activation (they share
@@ -93,21 +124,33 @@ export interface Recalled {
 	held?: IDataObject;
 	/** The highest sequence number a trigger of this workflow gave in this process. */
 	seqFloor: number;
+	/** The trigger's clock (readClock). */
+	now: number;
 }
 
-/** What this process remembers of the trigger of `ticket` once the poll has listed. */
-export function recall(
-	{ memory, number }: PollTicket,
-	workflowId: string | undefined,
-	staticData: IDataObject | null,
-	activationMode: string,
-): Recalled {
-	const stored = staticData?.[MARK_KEY];
+/** What the poll of `ticket` starts from, once it has listed and read the stored state. */
+export function recall({ memory }: PollTicket, found: Found): Recalled {
+	const { stored, staticData } = found;
+	const latest = found.manual ? undefined : memory.latest;
+	const behind =
+		latest !== undefined &&
+		(found.empty
+			? memory.fromEmpty === true
+			: stored?.delivery.writer === found.me && (stored.delivery.writtenAt ?? -1) < (latest.delivery.writtenAt ?? -1));
+	const settled =
+		!behind && latest?.delivery.writer === stored?.delivery.writer && latest?.delivery.writtenAt === stored?.delivery.writtenAt;
+	const state = behind
+		? { snapshot: latest.snapshot, delivery: { ...latest.delivery, delivered: stored?.delivery.delivered ?? {} } }
+		: (stored ?? found.copy);
+	const mark = staticData?.[MARK_KEY];
 	return {
-		superseded: number <= memory.applied,
-		starting: !memory.started || (activationMode === 'activate' && !startedActivations.has(staticData as object)),
-		held: memory.hold ?? (typeof stored === 'object' && stored !== null ? (stored as IDataObject) : undefined),
-		seqFloor: seqFloors.get(workflowId ?? '') ?? 0,
+		state,
+		behind,
+		settled,
+		starting: !memory.started || (found.activationMode === 'activate' && !startedActivations.has(staticData as object)),
+		held: found.manual ? undefined : (memory.hold ?? (typeof mark === 'object' && mark !== null ? (mark as IDataObject) : undefined)),
+		seqFloor: seqFloors.get(found.workflowId ?? '') ?? 0,
+		now: readClock(memory, state?.delivery.writtenAt),
 	};
 }
 
@@ -117,7 +160,7 @@ export function recall(
  * what is kept by time (the outbox, the removals, the resync period); and always past the state's
  * last write, so the order of writes and emissions is the order of their times.
  */
-export function readClock(memory: TriggerMemory, lastWrite: number | undefined): number {
+function readClock(memory: TriggerMemory, lastWrite: number | undefined): number {
 	const mono = performance.now();
 	const clock = memory.clock ?? { at: Date.now(), mono };
 	let at = clock.at + Math.max(0, Math.round(mono - clock.mono));

@@ -20,16 +20,17 @@ import type { ResyncOptions } from '../resync';
 import { resyncDue, tombstoneWindow } from '../resync';
 import type { DeliveryRecord, TriggerState } from './delivery';
 import { emptyDelivery, readDelivery, writeDelivery } from './delivery';
-import { dropActivationCopy, raiseSeqFloor, readActivationCopy, readSeqFloor, writeActivationCopy } from './global';
+import { readGlobal, writeGlobal } from './global';
 import type { MassRemovalMark, PollTicket, TriggerKey, TriggerMemory } from './memory';
-import { beginPoll, holdBack, PROCESS_ID, readClock, recall, remember } from './memory';
+import { beginPoll as numberPoll, holdBack, PROCESS_ID, recall, remember, superseded } from './memory';
 import type { Delivery, ItemEvent, PlannedItem } from './outbox';
 import { eventIdOf, lastSeq, planDelivery } from './outbox';
 import type { StateText } from './snapshot';
 import { holdsState, readSnapshot, storedValuesOf, TriggerStateError, writeSnapshot } from './snapshot';
 
 export type { StateText };
-export { beginPoll };
+/** Numbers a poll as it begins, before its listing (polls overlap: n8n starts each at its time). */
+export const beginPoll = numberPoll;
 
 /** Where the trigger's state lives for one poll, as n8n hands it out, and the poll as numbered when it began. */
 export interface StateAccess extends TriggerKey {
@@ -77,52 +78,39 @@ export interface PollStart {
 }
 
 /**
- * Reads the state a poll starts from, or undefined when a poll that began after this one was
- * applied meanwhile (this one's listing is the older: it reports nothing, writes nothing). The
- * stored state wins, unless this process wrote a later one that the static data does not hold yet
- * (a copy taken before that write, or none: durable cursors hand each poll a copy and do not commit
- * the poll at activation); the poll then starts from the later one and delivers again what the
- * stored state does not record as delivered. With no state, the activation copy. Damaged entries
- * are dropped (a warning naming them); a state damaged as a whole is a new baseline (a warning); a
- * state from a newer version, or static data that is not an object, fails the poll. "Fetch test
- * event" reads the stored state only and logs nothing (docs/trigger.md).
+ * Reads the state a poll starts from (memory.ts recall says which), or undefined when a poll that
+ * began after this one was applied meanwhile (this one's listing is the older: it reports nothing,
+ * writes nothing). Damaged entries are dropped (a warning naming them); a state damaged as a whole
+ * is a new baseline (a warning); a state from a newer version, or static data that is not an
+ * object, fails the poll. "Fetch test event" reads the stored state only and logs nothing
+ * (docs/trigger.md).
  */
 export function readState(access: StateAccess): PollStart | undefined {
-	const { staticData, globalData, workflowId, node, credentialId, ticket, manual } = access;
-	const { memory } = ticket;
+	const { staticData, globalData, workflowId, node, credentialId, ticket, manual, activationMode } = access;
+	if (!manual && superseded(ticket)) return undefined;
 	const me = access.me ?? PROCESS_ID;
-	const recalled = recall(ticket, workflowId, staticData, access.activationMode);
-	if (recalled.superseded && !manual) return undefined;
 	const stored = readStored(access);
-	const latest = manual ? undefined : memory.latest;
-	const behind =
-		latest !== undefined &&
-		(stored.empty
-			? memory.fromEmpty === true
-			: stored.state?.delivery.writer === me && (stored.state.delivery.writtenAt ?? -1) < (latest.delivery.writtenAt ?? -1));
-	// The static data holds what this process wrote last: the process need not keep it.
-	const settled =
-		!behind && latest?.delivery.writer === stored.state?.delivery.writer && latest?.delivery.writtenAt === stored.state?.delivery.writtenAt;
-	const state = behind
-		? { snapshot: latest.snapshot, delivery: { ...latest.delivery, delivered: stored.state?.delivery.delivered ?? {} } }
-		: (stored.state ?? (stored.empty ? readActivationCopy(globalData, node.name, credentialId) : undefined));
+	const kept = readGlobal(globalData, { nodeName: node.name, credentialId, copy: stored.empty });
+	const found = { stored: stored.state, empty: stored.empty, copy: kept.copy, staticData, activationMode, workflowId, me, manual };
+	const recalled = recall(ticket, found);
+	const { state } = recalled;
 	const wall = Date.now();
-	const fromTime = state === undefined || state.delivery.legacy ? wall : 0;
 	return {
 		access,
 		me,
-		memory,
+		memory: ticket.memory,
 		trigger: JSON.stringify([workflowId ?? null, node.name]),
 		state,
-		dropped: behind ? undefined : stored.dropped,
-		rewrite: behind || !stored.current,
-		settled,
+		dropped: recalled.behind ? undefined : stored.dropped,
+		rewrite: recalled.behind || !stored.current,
+		settled: recalled.settled,
 		empty: stored.empty,
 		starting: recalled.starting,
-		held: manual ? undefined : recalled.held,
-		now: readClock(memory, state?.delivery.writtenAt),
+		held: recalled.held,
+		now: recalled.now,
 		wall,
-		floor: Math.max(recalled.seqFloor, readSeqFloor(globalData), stored.seq ?? 0, fromTime),
+		// A new baseline, or a state older than version 3, also numbers above the time.
+		floor: Math.max(recalled.seqFloor, kept.seqFloor, stored.seq ?? 0, state === undefined || state.delivery.legacy ? wall : 0),
 	};
 }
 
@@ -223,16 +211,12 @@ export function planPoll(start: PollStart, found: PollFound): PollPlan {
  */
 export function writeState(start: PollStart, plan: PollPlan): void {
 	const { staticData, globalData, credentialId, workflowId } = start.access;
-	const nodeName = start.access.node.name;
 	const { next } = plan;
 	const written = next === undefined ? undefined : { snapshot: next.snapshot, delivery: next.delivery };
 	if (next?.services === true) writeSnapshot(staticData, next.snapshot, credentialId);
-	if (written !== undefined) {
-		writeDelivery(staticData, written.delivery);
-		raiseSeqFloor(globalData, written.delivery.seq);
-	}
-	if (!start.empty) dropActivationCopy(globalData, nodeName);
-	else if (plan.copied && written !== undefined) writeActivationCopy(globalData, nodeName, written, credentialId);
+	if (written !== undefined) writeDelivery(staticData, written.delivery);
+	const copy = !start.empty ? null : plan.copied ? written : undefined;
+	writeGlobal(globalData, { nodeName: start.access.node.name, credentialId, seq: written?.delivery.seq, copy });
 	remember(start.memory, staticData, { hold: plan.hold, written, settled: start.settled, empty: start.empty, workflowId });
 }
 
