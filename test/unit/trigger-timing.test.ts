@@ -109,6 +109,23 @@ describe('the clock', () => {
 		expect(delivered.at(-1)!.seq as number).toBeGreaterThan(before);
 	});
 
+	test('the mark a renamed node numbers above is at or above every seq given, and moves only when passed (not a save of the global static data per poll)', async () => {
+		const platform = new HeldPlatform(services(['srv-1', 'srv-2', 'srv-3']), (id) => id < 'srv-3');
+		await platform.start();
+		const { db, delivered, spawn } = n8n('default', platform);
+		const process = spawn();
+		await process.start('activate');
+		const marks: unknown[] = [];
+		for (const status of ['suspended', 'active', 'pending']) {
+			platform.set('srv-1', { status, vcores: 2 });
+			await process.poll();
+			marks.push((db.workflowStaticData.global as IDataObject).servicesTriggerSeq);
+		}
+		expect(delivered).toHaveLength(3);
+		expect(new Set(marks).size).toBe(1);
+		expect(marks[0] as number).toBeGreaterThanOrEqual(Math.max(...delivered.map((item) => item.seq as number)));
+	});
+
 	test('the outbox keeps the last emission whole: 9,000 events, the clock stepped back an hour, then 2,000, all 2,000 redelivered after a restart', async () => {
 		const clock = fakeClock();
 		const all = ids(9000);

@@ -2,8 +2,8 @@
  * What the trigger keeps in the workflow's global static data, which a renamed node keeps and n8n
  * saves at activation and with every emission: the copy of a state taken from an empty static data
  * (durable cursors do not commit the poll at activation, so the first scheduled poll, even after a
- * restart, starts from it), and the highest sequence number the workflow's triggers gave (a new
- * baseline, e.g. of a renamed node, numbers above it whatever the clock says).
+ * restart, starts from it), and a mark at or above every sequence number the workflow's triggers
+ * gave (a new baseline, e.g. of a renamed node, numbers above it whatever the clock says).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -12,6 +12,12 @@ import { readDelivery, writeDelivery } from './delivery';
 import { readSnapshot, writeSnapshot } from './snapshot';
 
 const SEQ_KEY = 'servicesTriggerSeq';
+/**
+ * How far ahead of the numbers given the saved mark is moved when one passes it: the workflow's static
+ * data then changes once per million numbers, not with every poll (with durable cursors each change
+ * is a save of the workflow's whole static data).
+ */
+const SEQ_RESERVE = 1_000_000;
 
 /** The key of a trigger's activation copy. */
 function copyKey(nodeName: string): string {
@@ -32,7 +38,7 @@ function readActivationCopy(globalData: IDataObject, nodeName: string, credentia
 	}
 }
 
-/** What a poll reads of the global static data: the highest sequence number saved (0 when none is readable), the activation copy when asked. */
+/** What a poll reads of the global static data: the sequence mark (0 when none is readable), the activation copy when asked. */
 export function readGlobal(
 	globalData: IDataObject,
 	{ nodeName, credentialId, copy }: { nodeName: string; credentialId: string | null; copy: boolean },
@@ -41,15 +47,15 @@ export function readGlobal(
 }
 
 /**
- * Writes what a poll keeps in the global static data: the highest sequence number (only when higher:
- * n8n saves static data that changed), and the activation copy, dropped once the static data holds a
- * state of its own (`copy` null).
+ * Writes what a poll keeps in the global static data: the sequence mark, moved ahead when `seq`
+ * passes it (saved with the emission of `seq`), and the activation copy, dropped once the static
+ * data holds a state of its own (`copy` null).
  */
 export function writeGlobal(
 	globalData: IDataObject,
 	{ nodeName, credentialId, seq, copy }: { nodeName: string; credentialId: string | null; seq?: number; copy?: TriggerState | null },
 ): void {
-	if (seq !== undefined && seq > seqFloorOf(globalData)) globalData[SEQ_KEY] = seq;
+	if (seq !== undefined && seq > seqFloorOf(globalData)) globalData[SEQ_KEY] = seq + SEQ_RESERVE;
 	if (copy === null) {
 		if (copyKey(nodeName) in globalData) delete globalData[copyKey(nodeName)];
 	} else if (copy !== undefined) {

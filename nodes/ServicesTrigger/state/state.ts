@@ -73,7 +73,7 @@ export interface PollStart {
 	/** The trigger's clock (memory.ts readClock), and the system clock (when a change is detected, as items show it). */
 	now: number;
 	wall: number;
-	/** New sequence numbers go above it: the highest the workflow's triggers gave, a replaced state's, and for a new baseline the time. */
+	/** New sequence numbers go above it (a new baseline or a state older than version 3: every earlier number of the workflow's triggers, a replaced state's, the time). */
 	floor: number;
 }
 
@@ -109,8 +109,8 @@ export function readState(access: StateAccess): PollStart | undefined {
 		held: recalled.held,
 		now: recalled.now,
 		wall,
-		// A new baseline, or a state older than version 3, also numbers above the time.
-		floor: Math.max(recalled.seqFloor, kept.seqFloor, stored.seq ?? 0, state === undefined || state.delivery.legacy ? wall : 0),
+		// A state of version 3 goes on from its own number; a new baseline, or an older state, above every earlier one and the time.
+		floor: state !== undefined && !state.delivery.legacy ? 0 : Math.max(recalled.seqFloor, kept.seqFloor, stored.seq ?? 0, wall),
 	};
 }
 
