@@ -4,8 +4,10 @@
 // at random; this explores, apart, what other seeds find. A counterexample it prints is a real bug:
 // fix it and keep the case as a fixed example in its test.
 //
-//   npm run explore:properties [-- --seeds 200] [--factor 4] [test files ...]
+//   npm run explore:properties [-- --seeds 200] [--factor 4] [--all | test files ...]
 //
+// The registered property files (PROPERTY_FILES) are the redaction's (the default) and the trigger's
+// timing model (a run of it takes about half a second: try --seeds 20 --factor 1); --all runs them all.
 // Runs jest on the files (default: test/unit/redact.property.test.ts) with FC_EXPLORE_SEEDS and
 // FC_RUNS_FACTOR set: test/harness/propertySetup.ts then runs each property with that many random
 // seeds and that many times its runs. Prints jest's count of tests, then each failure (test, seed,
@@ -19,6 +21,7 @@ import { runMain } from '../tools/lib/cleanup.mjs';
 import { run } from '../tools/lib/process.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
+const PROPERTY_FILES = ['test/unit/redact.property.test.ts', 'test/unit/trigger-timing.model.test.ts'];
 
 runMain(async () => {
 	const { values, positionals } = parseArgs({
@@ -26,6 +29,7 @@ runMain(async () => {
 		options: {
 			seeds: { type: 'string', default: '200' },
 			factor: { type: 'string', default: '4' },
+			all: { type: 'boolean', default: false },
 			help: { type: 'boolean', default: false },
 		},
 	});
@@ -44,7 +48,7 @@ runMain(async () => {
 		);
 		return 0;
 	}
-	const files = positionals.length > 0 ? positionals : ['test/unit/redact.property.test.ts'];
+	const files = values.all ? PROPERTY_FILES : positionals.length > 0 ? positionals : [PROPERTY_FILES[0]];
 	mkdirSync(join(ROOT, '.tmp'), { recursive: true });
 	const report = join(ROOT, '.tmp', 'explore-properties.jsonl');
 	rmSync(report, { force: true });

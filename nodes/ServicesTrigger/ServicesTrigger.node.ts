@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../shared/parameters/descriptions';
@@ -11,18 +11,11 @@ import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../sha
 import { readRequestLimits } from '../shared/parameters/limits';
 import { credentialRedactor } from '../shared/transport/transport';
 import { CREDENTIAL_TYPE } from '../shared/transport/types';
-import { checkWatchable, parseEvents } from './diff';
-import type { DeliveryRecord } from './state/delivery';
-import { emptyDelivery, readDelivery } from './state/delivery';
-import { buildTestEvent, formatEvent } from './events';
-import { memoryOf, triggerKey } from './state/memory';
-import type { Delivery, ItemEvent } from './state/outbox';
-import { eventIdOf, lastSeq } from './state/outbox';
-import type { StoredRead } from './poll';
-import { runPoll, triggerIdentity } from './poll';
+import { parseEvents } from './diff';
+import { runPoll } from './poll';
 import { readResync, resyncProperty } from './resync';
-import { MAX_STORED_SERVICES, readSnapshot, storedValuesOf, TriggerStateError } from './state/snapshot';
-import type { StateText } from './state/snapshot';
+import type { StateText } from './state/state';
+import { beginPoll } from './state/state';
 
 /** Longest node name quoted in a log line (n8n lets a user name a node at length). */
 const NODE_NAME_MAX = 120;
@@ -111,6 +104,10 @@ export class ServicesTrigger implements INodeType {
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const node = this.getNode();
+		const workflowId = this.getWorkflow().id;
+		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;
+		// Numbered before anything else: a poll that ends after a later one was applied reports nothing (n8n starts each at its time).
+		const ticket = beginPoll({ workflowId, node, credentialId });
 		const redact = await credentialRedactor.call(this, 0);
 		const asNodeError = <T>(run: () => T): T => {
 			try {
@@ -132,87 +129,25 @@ export class ServicesTrigger implements INodeType {
 
 		const records = await fetchServiceRecords.call(this, { itemIndex: 0, limits });
 
-		const staticData = this.getWorkflowStaticData('node');
-		const credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? null;
-		const manual = this.getMode() === 'manual';
-		const stored = asNodeError(() => readStoredState(this, staticData, credentialId, { manual, redact }));
-		asNodeError(() => checkWatchable(records.length, MAX_STORED_SERVICES));
-		const workflowId = this.getWorkflow().id;
-		const trigger = triggerIdentity(workflowId, node.name);
-		const now = Date.now();
-
-		if (manual) {
-			const options = { events, filters, dropped: stored.read?.dropped };
-			const testEvent = asNodeError(() => buildTestEvent(stored.state?.snapshot, records, options));
-			return [[{ json: formatEvent(testEvent, testDelivery(trigger, stored.state?.delivery, testEvent, now), simplify) }]];
-		}
-		const memory = memoryOf(triggerKey(workflowId, node, credentialId));
-		const activationMode = this.getActivationMode();
-		const globalData = this.getWorkflowStaticData('global');
 		return asNodeError(() =>
 			runPoll({
-				staticData,
-				globalData,
-				nodeName: node.name,
-				memory,
-				stored,
+				staticData: this.getWorkflowStaticData('node'),
+				globalData: this.getWorkflowStaticData('global'),
+				workflowId,
+				node,
+				credentialId,
+				ticket,
+				activationMode: this.getActivationMode(),
+				manual: this.getMode() === 'manual',
+				warn: (said) => this.logger.warn(stateWarning(node.name, said, redact)),
 				records,
 				events,
 				filters,
 				simplify,
 				confirmMassRemoval,
 				resync,
-				trigger,
-				credentialId,
-				activationMode,
-				now,
 			}),
 		);
-	}
-}
-
-/** How the test event would be delivered by the next poll: its id from the stored state, the next sequence number. */
-function testDelivery(trigger: string, delivery: DeliveryRecord | undefined, event: ItemEvent, now: number): Delivery {
-	const from = delivery ?? emptyDelivery(0, true);
-	const values = storedValuesOf(event.service);
-	return {
-		eventId: eventIdOf(trigger, from.seq, event.event, event.id_service, event.previous, values),
-		seq: lastSeq(from, now) + 1,
-		detectedAt: now,
-		redelivered: false,
-	};
-}
-
-/**
- * The stored state, or none for a new baseline. Damaged entries are dropped, the others kept (logged
- * as a warning naming them); a state damaged as a whole is reset (a new baseline, logged as a warning
- * saying what was wrong; docs/trigger.md); a state from a newer version, or static data that is not
- * an object, fails the poll with the error saying how to start over. "Fetch test event" never writes
- * the state, so it builds its event from the live listing whatever the state, and logs nothing.
- */
-function readStoredState(
-	context: IPollFunctions,
-	staticData: IDataObject,
-	credentialId: string | null,
-	{ manual, redact }: { manual: boolean; redact: Redact },
-): StoredRead {
-	const warn = (said: StateText | undefined) => {
-		if (!manual && said !== undefined) context.logger.warn(stateWarning(context.getNode().name, said, redact));
-	};
-	// A new baseline continues the sequence numbers of the state it replaces, where they can be read.
-	const seq = typeof staticData?.seq === 'number' && Number.isSafeInteger(staticData.seq) ? staticData.seq : undefined;
-	try {
-		const read = readSnapshot(staticData, credentialId);
-		if (read === undefined) return { seq };
-		warn(read.damage);
-		const { delivery, damage } = readDelivery(staticData, read);
-		warn(damage);
-		return { state: { snapshot: read.snapshot, delivery }, read };
-	} catch (error) {
-		const startsOver = error instanceof TriggerStateError && (manual || error.kind === 'damaged');
-		if (!startsOver) throw toNodeError(context.getNode(), error, { itemIndex: 0, redact });
-		warn(error.text);
-		return { seq };
 	}
 }
 

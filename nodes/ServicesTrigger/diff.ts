@@ -58,6 +58,8 @@ export interface DiffResult {
 	changed: boolean;
 	/** How many services of the stored snapshot are no longer listed (whatever the events and filters; a dropped entry is none). */
 	removedCount: number;
+	/** Their ids (a suspected mass removal is told by them). */
+	missing: string[];
 }
 
 /** A problem with the input the user can fix or must know about; `description` says what to do. */
@@ -84,7 +86,7 @@ export function diffServices(
 	const snapshot: ServiceSnapshot = new Map();
 	if (previous === undefined) {
 		for (const record of records) snapshot.set(serviceIdKey(record.id_service), storedValuesOf(simplifyServiceRecord(record)));
-		return { snapshot, events: [], baseline: true, changed: true, removedCount: 0 };
+		return { snapshot, events: [], baseline: true, changed: true, removedCount: 0, missing: [] };
 	}
 	const selected = new Set<ServiceEventName>(events);
 	const matches = (service: SimplifiedService) => matchesServiceFilters(service, filters);
@@ -94,11 +96,11 @@ export function diffServices(
 	let changed = dropped !== undefined && dropped.size > 0;
 	let kept = 0;
 	for (const record of records) {
-		const id = serviceIdKey(record.id_service); // the one id rule; a state of 0.4.0 may hold the id as sent
+		const id = serviceIdKey(record.id_service); // the one id rule (a stored state is read under it too)
 		const service = simplifyServiceRecord(record);
 		const values = storedValuesOf(service);
 		snapshot.set(id, values);
-		const before = previous.get(id) ?? (id === record.id_service ? undefined : previous.get(record.id_service));
+		const before = previous.get(id);
 		if (before === undefined) {
 			changed = true;
 			// Its remembered values were damaged: not new, and nothing known to compare with.
@@ -119,36 +121,24 @@ export function diffServices(
 		}
 	}
 	const removedCount = previous.size - kept;
+	const missing: string[] = [];
 	if (removedCount > 0) {
 		changed = true;
 		for (const [id, before] of previous) {
-			if (!selected.has('removed') || snapshot.has(id) || snapshot.has(serviceIdKey(id))) continue;
+			if (snapshot.has(id)) continue;
+			missing.push(id);
+			if (!selected.has('removed')) continue;
 			const last = simplifiedFromStored(id, before);
 			if (matches(last)) detected.push({ event: 'removed', id_service: id, service: last, previous: null });
 		}
 	}
-	return { snapshot, events: detected, baseline: false, changed, removedCount };
+	return { snapshot, events: detected, baseline: false, changed, removedCount, missing };
 }
 
 /** The same stored values; an unknown value (undefined) differs from a known one. */
 function sameValues(a: StoredValues, b: StoredValues): boolean {
 	for (let index = 0; index < b.length; index++) if (a[index] !== b[index]) return false;
 	return true;
-}
-
-/**
- * A mass removal the trigger confirms on the next poll before reporting it (see README): the
- * listing lost every service it had, or more than half of them.
- */
-export function isMassRemoval(storedCount: number, removedCount: number): boolean {
-	return removedCount > 0 && removedCount * 2 > storedCount;
-}
-
-/** The ids of the stored services the listing lacks (`now`: the snapshot built from it). */
-export function missingIds(previous: ServiceSnapshot, now: ServiceSnapshot): string[] {
-	const missing: string[] = [];
-	for (const id of previous.keys()) if (!now.has(id) && !now.has(serviceIdKey(id))) missing.push(id);
-	return missing;
 }
 
 const CHANGE_EVENT_NAMES: readonly ChangeEventName[] = ['statusChanged', 'specsChanged'];

@@ -188,11 +188,16 @@ function judge({ baseline, final, events, maxProblems = 20 }) {
 					break;
 				}
 				const diff = keys.filter((k) => previous[k] !== current[k]);
-				if (diff.length)
+				if (diff.length) {
 					mismatch(
 						ev,
 						`previous ${diff.map((k) => `${k} ${previous[k]}`).join(', ')}; the sink has ${diff.map((k) => current[k]).join(', ')}`,
 					);
+					// The loss is counted: the sink takes the service as the event says it is now, so the
+					// same loss is not counted again at a later event (a lost change of vCores and RAM, then RAM alone).
+					sink.set(id, now);
+					break;
+				}
 				// Only the event's own fields: a status and a specs change of one poll are two events.
 				const next = { ...current };
 				for (const k of keys) next[k] = now[k];

@@ -81,13 +81,17 @@ export class N8nProcess {
 		readonly credentials: TestCredentials,
 		/** The sink: an execution's items, when it runs to its end. */
 		private readonly deliver: (items: IDataObject[]) => void,
-		nodeType: INodeType = freshServicesTrigger(),
+		/** The node's modules: a fresh copy is a new process; the same one, this process again (a renamed node). */
+		readonly nodeType: INodeType = freshServicesTrigger(),
 	) {
 		registerNodeType(SERVICES_TRIGGER_TYPE, nodeType);
 	}
 
-	/** n8n starts: executions still `new` run; then the workflow is activated ("activate" the first time, "init" after a restart). */
-	async start(activationMode: 'activate' | 'init', crash: CrashPoint = 'none'): Promise<void> {
+	/**
+	 * n8n starts: executions still `new` run; then the workflow is activated ("activate" the first time,
+	 * "init" after a restart, "update" when an active workflow was changed, e.g. its trigger renamed).
+	 */
+	async start(activationMode: 'activate' | 'init' | 'update', crash: CrashPoint = 'none'): Promise<void> {
 		for (const execution of this.db.executions) {
 			if (execution.status !== 'new') continue;
 			this.deliver(execution.items);
@@ -149,6 +153,7 @@ export class N8nProcess {
 					resolveNodeStaticData: () => staged!.snapshot,
 					// Called by n8n-core's executor after a scheduled poll that emitted nothing.
 					commitCursor: async () => {
+						if (!this.alive) return;
 						const committed = take();
 						if (crash === 'beforeSave' || leaseLost) return;
 						if (committed !== null) this.db.cursor = committed;
@@ -156,6 +161,8 @@ export class N8nProcess {
 				}
 			: undefined;
 		const { emitted, error } = await poll({ workflow, node: this.node, credentials: this.credentials, activation, activationMode, cursor });
+		// A poll of a process killed meanwhile (polls overlap): nothing of it is saved, started or reported.
+		if (!this.alive) return;
 		if (error !== undefined) throw error;
 		if (emitted === null) {
 			if (crash !== 'none') this.alive = false;

@@ -86,6 +86,15 @@ describe('hand-made sink records', () => {
 		expect(v.lost).toMatchObject({ total: 1, mismatched: 1, byEvent: { removed: 1 } });
 	});
 
+	test('one loss is counted once: a lost change of vCores and RAM, then RAM alone, then the removal (a counterexample of the property below)', () => {
+		const lost = { ...a, vcores: 3, ram_gb: 100 };
+		const ram = { ...lost, ram_gb: 102 };
+		const events = [ev('specsChanged', ram, { ram_gb: 100 }), ev('removed', ram, null)];
+		const v = judge({ baseline: [a], final: [], events });
+		expect(v.lost).toMatchObject({ total: 1, mismatched: 1, neverReached: 0, byEvent: { specsChanged: 1 } });
+		expect(v.diverged).toEqual([]);
+	});
+
 	test('a status and a specs change of one poll are two events, applied in either order', () => {
 		const both = { ...a, status: 'suspended', vcores: 4 };
 		const detectedAt = at();

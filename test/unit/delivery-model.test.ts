@@ -20,7 +20,11 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
+import type { FakeClock } from '../harness/clock';
+import { fakeClock } from '../harness/clock';
 import { serviceRecord } from '../harness/fixtures';
+import type { PlatformChange } from '../harness/heldPlatform';
+import { changedValues, platformChangeArbs } from '../harness/heldPlatform';
 import type { LocalServer } from '../harness/localServer';
 import { closeLocalServers, startJsonServer } from '../harness/localServer';
 import type { CrashPoint, Setting } from '../harness/n8nProcess';
@@ -40,29 +44,10 @@ interface Platform {
 	services: Map<string, { status: string; vcores: number }>;
 }
 
-type Step =
-	| { kind: 'create'; id: string; status: string; vcores: number }
-	| { kind: 'remove'; id: string }
-	| { kind: 'status'; id: string; status: string }
-	| { kind: 'vcores'; id: string; vcores: number }
-	| { kind: 'poll'; crash: CrashPoint; leaseLost: boolean }
-	| { kind: 'wait'; ms: number }
-	| { kind: 'kill' };
+type Step = PlatformChange | { kind: 'poll'; crash: CrashPoint; leaseLost: boolean } | { kind: 'wait'; ms: number } | { kind: 'kill' };
 
-const idArb = fc.constantFrom(...IDS);
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-	{
-		weight: 3,
-		arbitrary: fc.record({
-			kind: fc.constant('create' as const),
-			id: idArb,
-			status: fc.constantFrom(...STATUSES),
-			vcores: fc.integer({ min: 1, max: 8 }),
-		}),
-	},
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: idArb }) },
-	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('status' as const), id: idArb, status: fc.constantFrom(...STATUSES) }) },
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('vcores' as const), id: idArb, vcores: fc.integer({ min: 1, max: 8 }) }) },
+	...platformChangeArbs(IDS, STATUSES),
 	{
 		weight: 8,
 		arbitrary: fc.record({
@@ -149,22 +134,10 @@ const same = (item: IDataObject) => ({
 
 let api: LocalServer;
 let platform: Platform;
+let clock: FakeClock;
 beforeAll(async () => {
 	api = await startJsonServer(() => [...platform.services].map(([id, values]) => serviceRecord({ id, ...values })));
-	jest.useFakeTimers({
-		doNotFake: [
-			'setTimeout',
-			'clearTimeout',
-			'setInterval',
-			'clearInterval',
-			'setImmediate',
-			'clearImmediate',
-			'nextTick',
-			'queueMicrotask',
-			'hrtime',
-			'performance',
-		],
-	});
+	clock = fakeClock();
 });
 afterAll(async () => {
 	jest.useRealTimers();
@@ -174,9 +147,8 @@ afterAll(async () => {
 
 /** Runs one generated sequence in `setting`; resolves the sink after a quiet period. */
 async function run(setting: Setting, steps: readonly Step[]): Promise<{ sink: Sink; kills: number; initial: Platform['services'] }> {
-	let now = Date.UTC(2026, 10, 27, 8, 0, 0);
-	const advance = (ms: number) => jest.setSystemTime((now += ms));
-	advance(0);
+	jest.setSystemTime(Date.UTC(2026, 10, 27, 8, 0, 0));
+	const advance = clock.pass;
 	platform = { services: new Map(IDS.slice(0, 4).map((id, index) => [id, { status: 'active', vcores: index + 1 }])) };
 	const initial = new Map(platform.services);
 	const db = new N8nDatabase();
@@ -196,19 +168,12 @@ async function run(setting: Setting, steps: readonly Step[]): Promise<{ sink: Si
 	for (const step of steps) {
 		switch (step.kind) {
 			case 'create':
-				if (!platform.services.has(step.id)) platform.services.set(step.id, { status: step.status, vcores: step.vcores });
-				break;
 			case 'remove':
-				platform.services.delete(step.id);
-				break;
 			case 'status':
 			case 'vcores': {
-				const service = platform.services.get(step.id);
-				if (service !== undefined)
-					platform.services.set(
-						step.id,
-						step.kind === 'status' ? { ...service, status: step.status } : { ...service, vcores: step.vcores },
-					);
+				const values = changedValues(platform.services, step);
+				if (values === undefined) platform.services.delete(step.id);
+				else platform.services.set(step.id, values);
 				break;
 			}
 			case 'poll':

@@ -9,6 +9,8 @@ import { serviceIdKey } from '../../nodes/shared/record/serviceId';
 import type { DiffOptions } from '../../nodes/ServicesTrigger/diff';
 import { diffServices, SERVICE_EVENT_NAMES } from '../../nodes/ServicesTrigger/diff';
 import { parseServiceFilters } from '../../nodes/shared/parameters/filters';
+import { SERVICE_FIELDS } from '../../nodes/shared/record/serviceFields';
+import { readSnapshot } from '../../nodes/ServicesTrigger/state/snapshot';
 import { serviceRecord } from '../harness/fixtures';
 import { closeLocalServers } from '../harness/localServer';
 import type { LocalApi } from '../harness/pagedApi';
@@ -70,7 +72,7 @@ describe('through the engine, against a real server', () => {
 	});
 });
 
-test('the trigger remembers a service by its key: another writing of its id is no change, a state of 0.4.0 still matches', () => {
+test('the trigger remembers a service by its key: another writing of its id is no change; a state of 0.4.0 holding the id as sent is read under the rule', () => {
 	fc.assert(
 		fc.property(
 			idArb.chain((id) => fc.tuple(fc.constant(id), variantOf(id))),
@@ -79,10 +81,15 @@ test('the trigger remembers a service by its key: another writing of its id is n
 				const again = diffServices(first.snapshot, [serviceRecord({ id: variant }) as never], ALL);
 				expect(again.events).toEqual([]);
 				expect(again.removedCount).toBe(0);
-				// A list remembered by 0.4.0 holds the id as it was sent.
-				const old = new Map([[id, [...first.snapshot.values()][0]]]);
-				const upgraded = diffServices(old, [serviceRecord({ id }) as never], ALL);
-				expect(upgraded.events).toEqual([]);
+				// A list remembered by 0.4.0 (state version 2) holds the id as it was sent then.
+				const values = [...first.snapshot.values()][0];
+				const fields = SERVICE_FIELDS.map((field) => field.key);
+				const old = readSnapshot({ stateVersion: 2, credentialId: null, fields, services: { [variant]: values } }, null)!;
+				expect(old.damage).toBeUndefined();
+				expect(diffServices(old.snapshot, [serviceRecord({ id }) as never], ALL).events).toEqual([]);
+				// Its removal says the id as the rule makes it (the API's own writing is gone with the record).
+				const removed = diffServices(old.snapshot, [], ALL).events;
+				expect(removed.map((event) => [event.event, event.id_service])).toEqual([['removed', serviceIdKey(id)]]);
 			},
 		),
 		{ numRuns: 500 },

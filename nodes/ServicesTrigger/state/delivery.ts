@@ -3,17 +3,20 @@
  * sequence number, which processes delivered the events, the events emitted but not known to be
  * delivered (the outbox), and recent removals (tombstones, for Resync). Read defensively: a damaged
  * entry is dropped and named in a warning, never turned into an event; a damaged sequence number
- * resets the whole state (a new baseline), because every event id is derived from it.
+ * resets the whole state (a new baseline), because every event id is derived from it. Times are
+ * the trigger's clock (memory.ts readClock: never back, a system clock step aside) but `detectedAt`,
+ * the system clock's time shown in an item.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Text } from '../../shared/text/text';
 import { join, own, text, thousands } from '../../shared/text/text';
 import { SERVICE_FIELDS } from '../../shared/record/serviceFields';
+import { serviceIdKey } from '../../shared/record/serviceId';
 import type { PreviousValues, ServiceEventName } from '../diff';
 import { SERVICE_EVENT_NAMES } from '../diff';
 import type { Misfit, ReadState, ServiceSnapshot, StateText, StoredValues, ValueLayout } from './snapshot';
-import { damaged, describeValue, misfitText, readSnapshot, writeSnapshot } from './snapshot';
+import { damaged, describeValue, misfitText } from './snapshot';
 
 /** An event emitted but not known to be delivered; stored as `[eventId, seq, event, id_service, previous, values, detectedAt, emittedAt]`. */
 export interface OutboxEntry {
@@ -26,7 +29,7 @@ export interface OutboxEntry {
 	values: StoredValues;
 	/** When the change was first detected (ms); kept on every redelivery. */
 	detectedAt: number;
-	/** When it was last emitted (ms): its age in the outbox is counted from here. */
+	/** When it was last emitted (the trigger's clock): its age in the outbox is counted from here; the last emission has the highest. */
 	emittedAt: number;
 }
 
@@ -164,7 +167,7 @@ function readOutboxEntry(stored: unknown, layout: ValueLayout): EntryRead {
 		eventId: eventId as string,
 		seq: seq as number,
 		event: event as ServiceEventName,
-		id_service: id as string,
+		id_service: serviceIdKey(id as string),
 		previous: previous as PreviousValues | null,
 		values: read,
 		detectedAt: detectedAt as number,
@@ -184,7 +187,7 @@ function readTombstone(stored: unknown, layout: ValueLayout): EntryRead {
 	const tombstone: Tombstone = {
 		eventId: eventId as string,
 		seq: seq as number,
-		id_service: id as string,
+		id_service: serviceIdKey(id as string),
 		values: read,
 		detectedAt: detectedAt as number,
 		removedAt: removedAt as number,
@@ -253,36 +256,4 @@ export function writeDelivery(staticData: IDataObject, delivery: DeliveryRecord)
 	staticData.tombstones = tombstones as unknown as IDataObject[];
 	if (delivery.resyncAt === undefined) delete staticData.resyncAt;
 	else staticData.resyncAt = delivery.resyncAt;
-}
-
-/** The key of a trigger's activation copy in the workflow's global static data (poll.ts keepBase). */
-function copyKey(nodeName: string): string {
-	return `servicesTrigger:${nodeName}`;
-}
-
-/** Writes the copy of a state taken from an empty static data into the global static data. */
-export function writeActivationCopy(globalData: IDataObject, nodeName: string, state: TriggerState, credentialId: string | null): void {
-	const copy: IDataObject = {};
-	writeSnapshot(copy, state.snapshot, credentialId);
-	writeDelivery(copy, state.delivery);
-	globalData[copyKey(nodeName)] = copy;
-}
-
-/** The activation copy, or undefined when there is none, it is of another credential, or anything in it is damaged (a new baseline then). */
-export function readActivationCopy(globalData: IDataObject, nodeName: string, credentialId: string | null): TriggerState | undefined {
-	const copy = globalData[copyKey(nodeName)];
-	if (typeof copy !== 'object' || copy === null) return undefined;
-	try {
-		const read = readSnapshot(copy, credentialId);
-		if (read === undefined || read.damage !== undefined) return undefined;
-		const { delivery, damage } = readDelivery(copy as IDataObject, read);
-		return damage === undefined ? { snapshot: read.snapshot, delivery } : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** Drops the activation copy once the static data holds a state of its own. */
-export function dropActivationCopy(globalData: IDataObject, nodeName: string): void {
-	if (copyKey(nodeName) in globalData) delete globalData[copyKey(nodeName)];
 }

@@ -59,7 +59,12 @@ export interface DeliveryInput {
 	trigger: string;
 	/** This process (memory.ts: PROCESS_ID). */
 	me: string;
+	/** The trigger's clock (memory.ts readClock): when the events are emitted, the state written. */
 	now: number;
+	/** The system clock: when new changes were detected, as items show it (default `now`). */
+	wall?: number;
+	/** New sequence numbers go above it (default: `now` for a state older than version 3, else none). */
+	floor?: number;
 	/** The delivery record the poll starts from. */
 	from: DeliveryRecord;
 	/** The changes this poll detected, in emission order. */
@@ -103,13 +108,13 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 
 	// Built at the first event only: a poll that detects nothing does no work per outbox entry.
 	let known: Map<string, OutboxEntry> | undefined;
-	let seq = lastSeq(from, now, input.recent);
+	let seq = lastSeq(from, input.floor ?? (from.legacy ? now : 0), input.recent);
 	const fresh = (event: ItemEvent, values: StoredValues): Delivery => {
 		const eventId = eventIdOf(trigger, from.seq, event.event, event.id_service, event.previous, values);
 		known ??= new Map([...(input.recent ?? []), ...outbox].map((entry) => [entry.eventId, entry]));
 		const before = known.get(eventId);
 		if (before !== undefined) return { eventId, seq: before.seq, detectedAt: before.detectedAt, redelivered: true };
-		return { eventId, seq: ++seq, detectedAt: now, redelivered: false };
+		return { eventId, seq: ++seq, detectedAt: input.wall ?? now, redelivered: false };
 	};
 	const added: OutboxEntry[] = [];
 	for (const event of input.detected) {
@@ -157,12 +162,13 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 }
 
 /**
- * The last sequence number given before this poll: a state older than version 3 gave none, so the
- * numbers start above the time; above what this process emitted last too (`recent`: an event it
- * emitted from this state, whose save was lost, keeps its number).
+ * The last sequence number given before this poll: the stored one, or `floor` when higher (a state
+ * older than version 3 gave none, a new baseline continues a sequence it does not hold); above
+ * what this process emitted last too (`recent`: an event it emitted from this state, whose save
+ * was lost, keeps its number).
  */
-export function lastSeq(from: DeliveryRecord, now: number, recent: readonly OutboxEntry[] = []): number {
-	let seq = from.legacy ? Math.max(from.seq, now) : from.seq;
+export function lastSeq(from: DeliveryRecord, floor: number, recent: readonly OutboxEntry[] = []): number {
+	let seq = Math.max(from.seq, floor);
 	for (const entry of recent) seq = Math.max(seq, entry.seq);
 	return seq;
 }

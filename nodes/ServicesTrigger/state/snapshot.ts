@@ -1,9 +1,10 @@
-// Over 300 lines because every stored version (1 to 3) is read here, each value checked.
+// Over 300 lines because every stored version (1 to 3) is read here, under the id rule, each value checked.
 import type { IDataObject } from 'n8n-workflow';
 
 import { DescribedError } from '../../shared/errors/errors';
 import type { ServiceFieldValue, SimplifiedService } from '../../shared/record/serviceFields';
 import { SERVICE_FIELDS } from '../../shared/record/serviceFields';
+import { serviceIdKey } from '../../shared/record/serviceId';
 import type { Text } from '../../shared/text/text';
 import { foreign, join, own, text, thousands } from '../../shared/text/text';
 
@@ -219,25 +220,39 @@ export function readSnapshot(staticData: unknown, credentialId: string | null): 
 		);
 	}
 	const snapshot: ServiceSnapshot = new Map();
+	// Under the one id rule (a state of 0.4.0 may hold ids as sent): entries whose ids are one service are dropped.
+	let sentAs: Map<string, string> | undefined;
 	let dropped: Set<string> | undefined;
+	let count = 0;
 	const named: Text[] = [];
+	const drop = (key: string, why: () => Text) => {
+		(dropped ??= new Set()).add(key);
+		count++;
+		if (named.length < DROPPED_NAMED) named.push(why());
+	};
 	for (const id of ids) {
 		const stored = (services as IDataObject)[id];
 		const values = layout.read(stored);
-		if (Array.isArray(values)) {
-			snapshot.set(id, values);
-			continue;
-		}
-		// Only this entry is damaged: dropped, named in the warning (the first few), the others kept.
-		(dropped ??= new Set()).add(id);
-		if (named.length >= DROPPED_NAMED) continue;
+		const key = serviceIdKey(id);
 		const quoted = text`"${foreign(id, ID_MAX)}"`;
-		named.push(misfitText(layout, stored, values as Misfit | undefined, text`the entry of ${quoted}`, quoted));
+		if (!Array.isArray(values)) {
+			// Only this entry is damaged: dropped, named in the warning (the first few), the others kept.
+			drop(key, () => misfitText(layout, stored, values as Misfit | undefined, text`the entry of ${quoted}`, quoted));
+		} else if (snapshot.has(key) || dropped?.has(key) === true) {
+			const twin = text`"${foreign(sentAs?.get(key) ?? key, ID_MAX)}"`;
+			if (snapshot.delete(key)) count++;
+			drop(
+				key,
+				() =>
+					text`the entries of ${twin} and ${quoted} are one service (an id counts without white space at its ends, in one Unicode form)`,
+			);
+		} else {
+			snapshot.set(key, values);
+		}
+		if (key !== id) (sentAs ??= new Map()).set(key, id);
 	}
 	const read: StoredSnapshot =
-		dropped === undefined
-			? { snapshot, dropped: NONE_DROPPED }
-			: { snapshot, dropped, damage: droppedWarning(named, dropped.size, ids.length) };
+		dropped === undefined ? { snapshot, dropped: NONE_DROPPED } : { snapshot, dropped, damage: droppedWarning(named, count, ids.length) };
 	knownSnapshots.set(services, read);
 	return { ...read, version, layout, current };
 }
