@@ -3,6 +3,9 @@ import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INod
 import { authenticateRequest } from '../nodes/shared/credential/authenticate';
 import { CREDENTIAL_TYPE } from '../nodes/shared/transport/types';
 
+/** Plain http, unless written as localhost, 127.0.0.1 or [::1] (with a port, a path): where the hint shows. */
+const PLAIN_HTTP_HINT = '^\\s*[hH][tT][tT][pP]:(?!//(localhost|127\\.0\\.0\\.1|\\[::1\\])(:\\d+)?(/|$))';
+
 /**
  * The key's rules are the node's own, applied in one place: `authenticate` (credential/authenticate.ts) runs
  * for every request made with this credential, the Test's included, and refuses what the node refuses
@@ -43,14 +46,14 @@ export class ServicePlatformApi implements ICredentialType {
 				'Base address of the platform API, as the platform gives it. A trailing slash or a pasted /v2026 suffix is fine. Must be https:// (plain http only for this machine: localhost, 127.x.x.x, [::1]).',
 		},
 		{
-			// A hint for any plain http address, not a verdict: the editor cannot run the node's rule, and
-			// the Test says whether this address is accepted.
+			// A hint, not a verdict (the editor cannot run the node's rule; Test can): shown for every plain
+			// http address but the three usual spellings of this machine, where it would only be noise.
 			displayName:
 				'Plain http sends the API key unencrypted, so it is accepted only for this machine (localhost, 127.x.x.x, [::1]). Anywhere else, use the https:// address. Test tells whether this address is accepted.',
 			name: 'plainHttpNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { show: { baseUrl: [{ _cnd: { regex: '^\\s*[hH][tT][tT][pP]:' } }] } },
+			displayOptions: { show: { baseUrl: [{ _cnd: { regex: PLAIN_HTTP_HINT } }] } },
 		},
 	];
 
