@@ -112,7 +112,8 @@ const ipv6Host: fc.Arbitrary<HostForm> = ipv6Groups.chain((groups) =>
 		}),
 );
 
-const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/);
+// Not `xn--…`: that is an IDNA label, which a URL must hold valid punycode in.
+const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/).filter((text) => !text.startsWith('xn--'));
 
 /** `localhost` is this machine; an absolute `localhost.` is asked of DNS, and names around it are other hosts. */
 const nameHost: fc.Arbitrary<HostForm> = fc
@@ -161,8 +162,11 @@ const respelled = (host: HostForm): fc.Arbitrary<HostForm> =>
 /** Any host, loopback or not, in any of its spellings. */
 export const hostForm: fc.Arbitrary<HostForm> = fc.oneof(ipv4Host, ipv6Host, nameHost).chain(respelled);
 
-/** A loopback host in any spelling. */
-export const loopbackHostForm = hostForm.filter((host) => host.loopback);
+/**
+ * The network and broadcast addresses of 127.0.0.0/8 (also mapped into IPv6): loopback, so the rule lets
+ * plain http go there, but the system connects to neither (ENETUNREACH), so no server can receive it.
+ */
+export const unconnectable = (host: HostForm) => /^127\.(0\.0\.0|255\.255\.255)$|^\[0:0:0:0:0:ffff:7f(00:0|ff:ffff)\]$/.test(host.plain);
 
 /** The scheme as a user may type it: any case, and tabs or newlines inside, which WHATWG drops. */
 export const httpScheme = fc
