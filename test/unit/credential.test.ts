@@ -167,15 +167,18 @@ describe("the Test button asks what the node would ask, with the node's rules", 
 describe("the dialog's plain-http hint never misses an address the node refuses", () => {
 	const notice = credentialType.properties.find((property) => property.name === 'plainHttpNotice')!;
 	const shown = (baseUrl: string) => NodeHelpers.displayParameter({ baseUrl, apiKey: 'k' }, notice, null, null);
+	// The same condition read directly: n8n runs it in a vm with a 250 ms limit, which a busy machine can
+	// reach once in a thousand cases (a random seed's "counterexample" that did not shrink).
+	const hintPattern = new RegExp((notice.displayOptions!.show!.baseUrl as Array<{ _cnd: { regex: string } }>)[0]._cnd.regex);
 	const caseOf = fc.array(fc.boolean(), { minLength: 5, maxLength: 5 });
 	const spell = (scheme: string, cases: boolean[]) => [...scheme].map((char, index) => (cases[index] ? char.toUpperCase() : char)).join('');
 
-	test("n8n's own display rule, on generated addresses of every kind of host (the hint reads no tab inside the scheme)", () => {
+	test('its condition, on generated addresses of every kind of host (the hint reads no tab inside the scheme)', () => {
 		fc.assert(
 			fc.property(hostForm, caseOf, fc.constantFrom('', ' ', '  ', '\t'), around, (host, cases, before, after) => {
 				const typed = `${before}${spell('http', cases)}://${host.form}:4010/${after}`;
-				if (!host.loopback) expect({ typed, shown: shown(typed) }).toEqual({ typed, shown: true });
-				expect(shown(`${before}${spell('https', cases)}://${host.form}${after}`)).toBe(false);
+				if (!host.loopback) expect({ typed, shown: hintPattern.test(typed) }).toEqual({ typed, shown: true });
+				expect(hintPattern.test(`${before}${spell('https', cases)}://${host.form}${after}`)).toBe(false);
 			}),
 			{ numRuns: 1000 },
 		);
@@ -191,7 +194,7 @@ describe("the dialog's plain-http hint never misses an address the node refuses"
 		['http://[::1]:8080/', false],
 		['https://api.example.com', false],
 		['', false],
-	])('%p: shown %p', (typed, expected) => {
+	])("%p: shown %p (n8n's own display rule)", (typed, expected) => {
 		expect(shown(typed)).toBe(expected);
 	});
 
