@@ -46,6 +46,16 @@ describe('Service Platform API credential', () => {
 		]);
 	});
 
+	test('it loads without n8n-workflow: tools read the packed credential outside n8n (the browser group)', () => {
+		jest.isolateModules(() => {
+			jest.doMock('n8n-workflow', () => {
+				throw new Error('the credential required n8n-workflow');
+			});
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			expect(() => require('../../credentials/ServicePlatformApi.credentials')).not.toThrow();
+		});
+	});
+
 	test("authenticate is the credential's own property, so n8n serves it (Custom API Call, HTTP Request's list)", () => {
 		// n8n's loader spreads the credential and serves it as JSON with a function authenticate as {}
 		// (n8n-core nodes-loader/directory-loader.js toJSON); a method of the class would be left out.

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { DescribedError } from '../errors/errors';
+import { DescribedError } from '../errors/described';
 import { makeRedactor } from '../redaction/redact';
 import type { Text } from '../text/text';
 import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, own, render, text } from '../text/text';

@@ -1,4 +1,4 @@
-import { DescribedError } from '../errors/errors';
+import { DescribedError } from '../errors/described';
 import { kindOf } from '../json/json';
 import { MIN_KEY_LENGTH } from '../redaction/redact';
 import type { Text } from '../text/text';
