@@ -1,27 +1,17 @@
-import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { authenticateRequest } from '../nodes/shared/credential/authenticate';
 import { CREDENTIAL_TYPE } from '../nodes/shared/transport/types';
 
-/** A base URL `resolveApiBaseUrl` refuses: plain http to a host that is not loopback. */
-const PLAIN_HTTP_REFUSED_PATTERN = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
+/** Plain http, unless written as localhost, 127.0.0.1 or [::1] (with a port, a path): where the hint shows. */
+const PLAIN_HTTP_HINT = '^\\s*[hH][tT][tT][pP]:(?!//(localhost|127\\.0\\.0\\.1|\\[::1\\])(:\\d+)?(/|$))';
 
 /**
- * The credential test runs inside n8n's credential tester, which cannot call node code, so the
- * base-URL rules of `nodes/shared/transport/baseUrl.ts` are repeated here as one expression (a unit test
- * checks both agree). A refused plain-http address gets an unusable scheme: the request fails
- * before anything is sent (n8n 2.x shows the code ERR_BAD_REQUEST; the notice below says why).
+ * The key's rules are the node's own, applied in one place: `authenticate` (credential/authenticate.ts) runs
+ * for every request made with this credential, the Test's included, and refuses what the node refuses
+ * (the Base URL's https and loopback rule of baseUrl.ts) and any address outside the Base URL's origin.
+ * The Test's dialog shows the refusal's message, which says why and how to fix it.
  */
-const TEST_BASE_URL_EXPRESSION =
-	'={{ $credentials.baseUrl.trim()' +
-	// As WHATWG URL parsing (and so resolveApiBaseUrl) does: strip C0 controls and spaces at both ends
-	// and tabs/newlines anywhere, so "\u0001http://..." or "ht\ntp://..." cannot slip past the check.
-	".replace(/^[\\u0000-\\u0020]+|[\\u0000-\\u0020]+$/g, '')" +
-	".replace(/[\\t\\n\\r]/g, '')" +
-	".replace(/\\/+$/, '')" +
-	".replace(/\\/v2026(\\/services)?$/i, '')" +
-	".replace(/\\/+$/, '')" +
-	`.replace(new RegExp(${JSON.stringify(PLAIN_HTTP_REFUSED_PATTERN)}), 'refused-plain-http-use-https://') }}`;
-
 export class ServicePlatformApi implements ICredentialType {
 	name = CREDENTIAL_TYPE;
 
@@ -42,7 +32,8 @@ export class ServicePlatformApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Personal API key, generated in the account panel of the platform. Sent as a Bearer token, over HTTPS only.',
+			description:
+				"Personal API key, generated in the account panel of the platform. Sent as a Bearer token, only to the Base URL's address.",
 		},
 		{
 			displayName: 'Base URL',
@@ -50,35 +41,30 @@ export class ServicePlatformApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
+			placeholder: 'e.g. https://api.example.com',
 			description:
-				'Base address of the platform API, as the platform gives it. A trailing slash or a pasted /v2026 suffix is fine. Must be https:// (plain http only for localhost).',
+				'Base address of the platform API, as the platform gives it. A trailing slash or a pasted /v2026 suffix is fine. Must be https:// (plain http only for this machine: localhost, 127.x.x.x, [::1]).',
 		},
 		{
-			// Shown while the user types a refused address: the credential tester can only report it as
-			// an error code, so the dialog says it in words here.
+			// A hint, not a verdict (the editor cannot run the node's rule; Test can): shown for every plain
+			// http address but the three usual spellings of this machine, where it would only be noise.
 			displayName:
-				'Plain http is refused: the API key would travel unencrypted. Use the https:// address (plain http is allowed only for localhost, 127.x.x.x and [::1]).',
+				'Plain http sends the API key unencrypted, so it is accepted only for this machine (localhost, 127.x.x.x, [::1]). Anywhere else, use the https:// address. Test tells whether this address is accepted.',
 			name: 'plainHttpNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { show: { baseUrl: [{ _cnd: { regex: PLAIN_HTTP_REFUSED_PATTERN } }] } },
+			displayOptions: { show: { baseUrl: [{ _cnd: { regex: PLAIN_HTTP_HINT } }] } },
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				// Trimmed as the node checks it: a key pasted with spaces around it still works.
-				Authorization: '=Bearer {{$credentials.apiKey.trim()}}',
-			},
-		},
-	};
+	// A class field, not a method: n8n serves the credential's own properties to the editor, and without
+	// `authenticate` among them it drops Custom API Call and HTTP Request's Predefined Credential Type.
+	authenticate: IAuthenticate = authenticateRequest;
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: TEST_BASE_URL_EXPRESSION,
+			// The Base URL as typed: authenticate replaces it with the node's reading of it, or refuses.
+			baseURL: '={{ $credentials.baseUrl }}',
 			url: '/v2026/services',
 			method: 'GET',
 			headers: { Accept: 'application/json' },

@@ -53,7 +53,9 @@ runMain(async () => {
 	const report = join(ROOT, '.tmp', 'explore-properties.jsonl');
 	rmSync(report, { force: true });
 	console.log(`exploring ${files.join(', ')}: ${values.seeds} random seeds per property, ${values.factor} times its runs`);
-	const result = await run('npx', ['jest', '--ci', '--testTimeout=0', ...files], {
+	// No time limit that matters (a day): jest reads --testTimeout=0 as its default of 5 s, after which a
+	// long async property goes on in the background, beside the next test.
+	const result = await run('npx', ['jest', '--ci', '--testTimeout=86400000', ...files], {
 		cwd: ROOT,
 		env: { ...process.env, FC_EXPLORE_SEEDS: values.seeds, FC_RUNS_FACTOR: values.factor, FC_EXPLORE_REPORT: report },
 		onLine: (line) => {

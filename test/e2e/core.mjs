@@ -37,6 +37,7 @@ import {
 	workflowId,
 } from './workflows.mjs';
 import { inspectEditorInstall, readEditorNpmFlags } from './zod-resolution.mjs';
+import { runKeyOriginGroup } from './key-origin.mjs';
 
 const MOCK_COUNT = 60; // more than the default limit of 50
 const BAD_KEY = 'e2e-WRONG-key-7f3c9a1d2b4e6f80';
@@ -64,6 +65,7 @@ export const LINE_GROUPS = [
 	'get',
 	'http',
 	'credential',
+	'origin',
 	'trigger',
 	'editor',
 	'zod',
@@ -519,12 +521,31 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 					data: { baseUrl: 'http://api.example.com', apiKey: creds.good.data.apiKey },
 				});
 				assert.equal(r?.status, 'Error', JSON.stringify(r));
-				// The request fails on its unusable scheme before anything is sent: n8n 2.x reports the
-				// error code, 1.x the message; the credential's notice explains it in words.
-				assert.match(String(r.message), /refused-plain-http-use-https|ERR_BAD_REQUEST/);
+				// The credential's authenticate refuses before anything is sent; the dialog shows its message.
+				assert.match(
+					String(r.message),
+					/^Refusing to send the API key over plain http to api\.example\.com\. .*Change the credential's Base URL to https:\/\/api\.example\.com/,
+				);
 				assert.ok(!String(r.message).includes(creds.good.data.apiKey), 'the message does not echo the key');
 				console.log(`    message shown: ${r.message}`);
 			});
+			await t.test(
+				'credential Test through REST: plain http to a loopback host in another spelling (127.1) is OK, as in the node',
+				async () => {
+					mock.clearRequests();
+					const r = await inst.testCredential({
+						id: typedId(creds.good),
+						name: creds.good.name,
+						type: CREDENTIAL_TYPE,
+						data: { baseUrl: mock.url.replace('//127.0.0.1:', '//127.1:'), apiKey: creds.good.data.apiKey },
+					});
+					assert.equal(r?.status, 'OK', JSON.stringify(r));
+					assert.ok(
+						mock.requests.some((q) => q.path === '/v2026/services' && q.authMatched),
+						'the mock got the key',
+					);
+				},
+			);
 			const BLANK = '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6'; // the editor's redacted password value
 			await t.test('credential saved through REST, then Test with the key redacted (as the editor sends it): OK', async () => {
 				const saved = await inst.createCredential({ name: 'Saved via REST', type: CREDENTIAL_TYPE, data: creds.good.data });
@@ -546,6 +567,7 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 				assert.equal(r?.status, 'Error', JSON.stringify(r));
 			});
 		}
+		if (want('origin')) await runKeyOriginGroup(t, { inst, mock, ctx });
 		await trigger.finish();
 		await inst.stop();
 
@@ -564,6 +586,7 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 					['trigger bad key', TRIGGER_BAD_KEY],
 				];
 				if (ctx.trigger?.apiKey) keys.push(['trigger mock key', ctx.trigger.apiKey]);
+				if (ctx.originKey) keys.push(['origin key', ctx.originKey]);
 				for (const [label, key] of keys) {
 					for (const h of i.findSecret(key)) hits.push(`${label} in ${i.label}: ${h}`);
 				}

@@ -27,7 +27,16 @@ export interface LocalServer {
 
 const servers: LocalServer[] = [];
 
-export async function startLocalServer(options: { tls?: { key: string; cert: string }; handler: Handler }): Promise<LocalServer> {
+/**
+ * `everyLoopbackAddress`: listen on every address of this machine's loopback (127.0.0.0/8, ::1 and
+ * ::ffff:127.x.x.x, e.g. for every spelling of a loopback host), through one dual-stack socket that
+ * drops at once any connection arriving on another address.
+ */
+export async function startLocalServer(options: {
+	tls?: { key: string; cert: string };
+	handler: Handler;
+	everyLoopbackAddress?: boolean;
+}): Promise<LocalServer> {
 	let handlers: Handler[] = [options.handler];
 	const seen: SeenRequest[] = [];
 	const sockets = new Set<Socket>();
@@ -42,11 +51,16 @@ export async function startLocalServer(options: { tls?: { key: string; cert: str
 	};
 	const server = options.tls ? https.createServer(options.tls, onRequest) : http.createServer(onRequest);
 	server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+		if (options.everyLoopbackAddress && !/^(?:127\.|::1$|::ffff:127\.)/.test(socket.localAddress ?? '')) {
+			socket.destroy();
+			return;
+		}
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
 	server.on('tlsClientError', () => {}); // the node refusing our certificate is the point of the test
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const address = options.everyLoopbackAddress ? { host: '::', ipv6Only: false } : { host: '127.0.0.1' };
+	await new Promise<void>((resolve) => server.listen({ port: 0, ...address }, resolve));
 	const { port } = server.address() as AddressInfo;
 	const handle: LocalServer = {
 		port,

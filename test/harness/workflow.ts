@@ -18,7 +18,7 @@ const engine = createEngine({
 	credentialTypes: { servicePlatformApi: new ServicePlatformApi() },
 });
 
-export const { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, poll } = engine;
+export const { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, poll, testCredential } = engine;
 
 export interface TestCredentials extends IDataObject {
 	apiKey: string;

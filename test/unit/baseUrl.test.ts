@@ -37,7 +37,7 @@ describe('resolveApiBaseUrl', () => {
 		['ftp://api.example.com', /uses "ftp:", not https/, /https:\/\//],
 		['http://api.example.com', /Refusing to send the API key over plain http to api\.example\.com/, /https:\/\/api\.example\.com/],
 		['http://10.0.0.5:8080/v2026', /plain http to 10\.0\.0\.5:8080/, /https:\/\/10\.0\.0\.5:8080 /],
-		['http://localhost.example.com', /plain http/, /only allowed for localhost/],
+		['http://localhost.example.com', /plain http/, /only allowed for this machine: localhost/],
 		['https://user:pw@api.example.com', /user name or password/, /Remove the "user:password@" part/],
 		['https://api.example.com/?key=1', /query string or fragment/, /https:\/\/api\.example\.com$/],
 	])('refuses %p', (raw, message, description) => {
@@ -82,11 +82,16 @@ describe('resolveApiKey: a key of another kind is named by its kind, never shown
 	});
 });
 
-describe('isLoopbackHostname', () => {
-	test.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.255.255.254', '[::1]'])('%s is loopback', (host) => {
+// Every spelling, generated: test/unit/loopback.property.test.ts.
+describe('isLoopbackHostname decides on the hostname as WHATWG URL writes it', () => {
+	test.each(['localhost', '127.0.0.1', '127.255.255.254', '[::1]', '[::ffff:7f00:1]'])('%s is loopback', (host) => {
 		expect(isLoopbackHostname(host)).toBe(true);
 	});
-	test.each(['localhost.evil.com', '128.0.0.1', '10.0.0.1', '[::2]', 'example.com', '127.0.0.1.nip.io'])('%s is not loopback', (host) => {
-		expect(isLoopbackHostname(host)).toBe(false);
-	});
+	// `LOCALHOST` is no WHATWG hostname (it writes `localhost`): another spelling is never taken for loopback.
+	test.each(['localhost.evil.com', '128.0.0.1', '10.0.0.1', '[::2]', 'example.com', '127.0.0.1.nip.io', 'LOCALHOST', 'localhost.'])(
+		'%s is not loopback',
+		(host) => {
+			expect(isLoopbackHostname(host)).toBe(false);
+		},
+	);
 });

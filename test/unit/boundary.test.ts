@@ -36,6 +36,7 @@ const EXIT_PATTERNS: Record<string, RegExp> = {
 	'AI tool note': /\bnote:/,
 	'log line': /\blogger\.\w+\(/,
 	'credential test message': /type:\s*'responseCode'/,
+	'key not sent': /new KeyNotSentError\(/,
 };
 
 function exitsInCode(): string[] {
@@ -66,12 +67,17 @@ describe('the exits', () => {
 		expect(code('// new NodeApiError(\nconst a = 1; /* logger.warn( */')).not.toMatch(/NodeApiError|logger/);
 	});
 
-	test('render() is called only at the exits: toNodeError, the session (listSearch) and the trigger', () => {
+	test("render() is called only at the exits: toNodeError, the session (listSearch), the trigger and the credential's refusal", () => {
 		const callers = files
 			.filter(({ file, source }) => file !== 'nodes/shared/text/text.ts' && /\brender\(/.test(code(source)))
 			.map(({ file }) => file);
 		expect(callers.sort()).toEqual(
-			['nodes/ServicesTrigger/ServicesTrigger.node.ts', 'nodes/shared/errors/errors.ts', 'nodes/shared/transport/transport.ts'].sort(),
+			[
+				'nodes/ServicesTrigger/ServicesTrigger.node.ts',
+				'nodes/shared/errors/errors.ts',
+				'nodes/shared/credential/authenticate.ts',
+				'nodes/shared/transport/transport.ts',
+			].sort(),
 		);
 	});
 });

@@ -123,7 +123,7 @@ describe('Get', () => {
 		const operation = properties.find((p) => p.name === 'operation');
 		const getOption = operation?.options?.find((o) => 'value' in o && o.value === 'get') as { description?: string; action?: string };
 		expect(getOption.description).toMatch(/by its ID \(id_service\)/);
-		expect(getOption.action).toBe('Get a service');
+		expect(getOption.action).toBe('Get service');
 		const serviceId = properties.find((p) => p.name === 'serviceId');
 		expect(serviceId?.description).toMatch(/id_service/);
 		expect(serviceId?.displayOptions).toEqual({ show: { resource: ['service'], operation: ['get'] } });

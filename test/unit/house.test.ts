@@ -90,7 +90,7 @@ describe('import graph', () => {
  * it, never from a later one (docs/development.md draws the same order). So each concern can be read
  * knowing only what comes before it, and no room reaches back into a stage the code has left.
  */
-const SHARED_ROOMS = ['text', 'redaction', 'errors', 'json', 'record', 'transport', 'parameters', 'answer', 'listing'];
+const SHARED_ROOMS = ['text', 'redaction', 'errors', 'json', 'record', 'transport', 'credential', 'parameters', 'answer', 'listing'];
 
 describe('rooms', () => {
 	test(`nodes/shared/ holds only the rooms ${SHARED_ROOMS.join(', ')}, and each imports only from itself and the rooms before it`, () => {

@@ -35,7 +35,7 @@ const PAGE_1 = `${BASE}${SERVICES_PATH}`;
 
 test('the services path is the documented one, and the credential test requests the same', () => {
 	expect(SERVICES_PATH).toBe('/v2026/services');
-	// The credential cannot import node code (it would load zod in n8n's credential tester): its own literal is checked here.
+	// The credential imports only the credential's rules, not the listing (which loads zod): its own literal is checked here.
 	expect(new ServicePlatformApi().test.request.url).toBe(SERVICES_PATH);
 });
 

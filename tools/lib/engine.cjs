@@ -6,7 +6,7 @@
 // tools/bench/engine.cjs) share one copy.
 
 const { Container } = require('@n8n/di');
-const { ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, WorkflowExecute } = require('n8n-core');
+const { ExecuteContext, ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, RoutingNode, WorkflowExecute } = require('n8n-core');
 const { createRunExecutionData, ICredentialsHelper, NodeHelpers, Workflow } = require('n8n-workflow');
 
 /**
@@ -235,7 +235,90 @@ function createEngine({ nodeTypes: initialNodeTypes, credentialTypes }) {
 		return { emitted, error };
 	}
 
-	return { nodeTypes, registerNodeType, createAdditionalData, createWorkflow, createHooks, execute, runNode, runChain, poll };
+	/**
+	 * The Test button of a credential with a declarative `test`, as n8n's CredentialsTester runs it
+	 * (n8n 2.41.1 and 1.123.81, services/credentials-tester.service.js runRequestTest): the test request
+	 * as the routing of a temporary node's one property, sent by n8n-core's RoutingNode with the
+	 * credential (so through its `authenticate`), and the outcome as the dialog shows it.
+	 */
+	async function testCredential(typeName, credentials) {
+		const { test } = credentialTypes[typeName];
+		const type = 'test.credentialTest';
+		const nodeType = {
+			description: {
+				displayName: 'Temp',
+				name: 'credentialTest',
+				group: ['transform'],
+				version: 1,
+				description: 'The credential test request',
+				defaults: { name: 'Temp-Node' },
+				inputs: ['main'],
+				outputs: ['main'],
+				credentials: [{ name: typeName, required: true }],
+				properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+			},
+		};
+		registerNodeType(type, nodeType);
+		const node = {
+			id: 'temp',
+			name: 'Temp-Node',
+			type,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: { [typeName]: { id: 'cred-1', name: 'Tested credential' } },
+		};
+		const workflow = createWorkflow([node]);
+		const additionalData = createAdditionalData(credentials, createHooks('internal', node));
+		const inputData = { main: [[{ json: {} }]] };
+		const executeData = { node, data: {}, source: null };
+		const context = new ExecuteContext(
+			workflow,
+			node,
+			additionalData,
+			'internal',
+			createRunExecutionData(),
+			0,
+			[],
+			inputData,
+			executeData,
+			[],
+		);
+		const decrypted = { id: 'cred-1', name: 'Tested credential', type: typeName, data: { ...credentials } };
+		try {
+			await workflow.expression.acquireIsolate();
+			await new RoutingNode(context, nodeType, decrypted).runNode();
+		} catch (error) {
+			// n8n's mapping, in its order: an HTTP answer (the test's responseCode rules, then its status), a code, the message.
+			const response = error.cause?.response;
+			if (response) {
+				const rule = (test.rules ?? []).find((r) => r.type === 'responseCode' && r.properties.value === response.status);
+				if (rule) return { status: 'Error', message: rule.properties.message, error };
+				if (response.status < 199 || response.status > 299) {
+					return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}`, error };
+				}
+			} else if (error.cause?.code) {
+				return { status: 'Error', message: error.cause.code, error };
+			}
+			return { status: 'Error', message: error.message.toString(), error };
+		} finally {
+			await workflow.expression.releaseIsolate();
+		}
+		return { status: 'OK', message: 'Connection successful!' };
+	}
+
+	return {
+		nodeTypes,
+		registerNodeType,
+		createAdditionalData,
+		createWorkflow,
+		createHooks,
+		execute,
+		runNode,
+		runChain,
+		poll,
+		testCredential,
+	};
 }
 
 module.exports = { createEngine, TestCredentialsHelper };

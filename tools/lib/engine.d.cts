@@ -59,6 +59,14 @@ export interface Engine {
 	runNode(options: { node: INode; credentials?: IDataObject; inputItems?: IDataObject[] }): Promise<NodeRunResult>;
 	/** `nodes` connected in order, one manual execution; the last node's items. */
 	runChain(options: { nodes: INode[]; credentials?: IDataObject; inputItems?: IDataObject[] }): Promise<NodeRunResult>;
+	/**
+	 * The credential's Test button as n8n runs a declarative `test` (RoutingNode, the credential's
+	 * `authenticate`): what the dialog shows, and the error behind an Error.
+	 */
+	testCredential(
+		typeName: string,
+		credentials: IDataObject,
+	): Promise<{ status: 'OK' | 'Error'; message: string; error?: Error & { cause?: unknown } }>;
 	/** One scheduled poll of a polling trigger through n8n-core's PollTriggerExecutor. */
 	poll(options: {
 		workflow: Workflow;

@@ -22,6 +22,22 @@ function operationFor(resource: string, operation: string): Operation | undefine
 }
 
 /**
+ * The value of the "Custom API Call" choice n8n adds to Resource and Operation of a node whose
+ * credential has `authenticate` (n8n's CUSTOM_API_CALL_KEY); n8n runs nothing for it.
+ */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
+/** n8n's convention: a custom call is an HTTP Request node with this node's credential. */
+function customApiCall(): DescribedError {
+	return new DescribedError(
+		own('Custom API Call runs in an HTTP Request node, not in this node'),
+		own(
+			"This node lists and gets services. For the platform's other actions (creating, changing or deleting services, server actions), add an HTTP Request node, set Authentication to 'Predefined Credential Type' and Credential Type to 'Service Platform API', choose this credential, and enter a URL starting with the credential's Base URL, e.g. https://api.example.com/v2026/services. The API key is sent only to the Base URL's address.",
+		),
+	);
+}
+
+/**
  * Runs the chosen operation once per input item. With "On Error: Continue" a failing item becomes
  * one error item paired to it and the other items still run.
  */
@@ -33,7 +49,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operationName = this.getNodeParameter('operation', itemIndex) as string;
+			// With Resource "Custom API Call" the editor hides Operation, so it is not saved.
+			const operationName = this.getNodeParameter('operation', itemIndex, '') as string;
+			if (resource === CUSTOM_API_CALL || operationName === CUSTOM_API_CALL) throw customApiCall();
 			const operation = operationFor(resource, operationName);
 			if (!operation) {
 				throw new DescribedError(

@@ -1,55 +1,13 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Redact, Text } from '../text/text';
-import { DESCRIPTION_MAX, elide, foreign, MESSAGE_MAX, render, text } from '../text/text';
+import type { Redact } from '../text/text';
+import { DESCRIPTION_MAX, foreign, MESSAGE_MAX, render } from '../text/text';
+import { DescribedError, HttpStatusError } from './described';
 
-/**
- * Pure mapping from what went wrong to what a user reads: `message` says what happened,
- * `description` says how to fix it (every `describe*`, in httpErrors.ts and transportErrors.ts, is a
- * pure function, unit-tested), and the one `toNodeError` that turns such a text into an n8n error.
- * Both are Text (text.ts): the node's own wording with marked foreign parts, rendered only there.
- */
-export interface ErrorText {
-	message: Text;
-	description: Text;
-}
-
-/**
- * A failure the user can act on, raised by pure code (no n8n context there); `description` says how
- * to fix it. The node code turns it into a NodeApiError or NodeOperationError with the item index.
- * The Error's own `message` leaves the foreign parts out (…): whatever shows it, no foreign text can
- * escape through it unredacted. `text` keeps them, marked, for toNodeError to render.
- */
-export class DescribedError extends Error {
-	readonly text: ErrorText;
-
-	constructor(message: Text, description: Text) {
-		super(elide(message));
-		this.name = new.target.name;
-		this.text = { message, description };
-	}
-
-	/** The fix, with foreign parts left out (as `message`). */
-	get description(): string {
-		return elide(this.text.description);
-	}
-
-	/** Adds to the fix (e.g. how often the request was retried). */
-	addToDescription(more: Text): void {
-		(this as { text: ErrorText }).text = { ...this.text, description: text`${this.text.description}${more}` };
-	}
-}
-
-/** A failure carrying the HTTP status it came with: becomes a NodeApiError with `httpCode`. */
-export class HttpStatusError extends DescribedError {
-	constructor(
-		text: ErrorText,
-		readonly httpCode: number,
-	) {
-		super(text.message, text.description);
-	}
-}
+export type { ErrorText } from './described';
+// DescribedError lives in described.ts (nothing of n8n there); the node code imports it from here.
+export { DescribedError, HttpStatusError };
 
 /** n8n's own error classes, recognised by name too: another copy of n8n-workflow fails `instanceof`. */
 function isNodeError(error: unknown): error is NodeApiError | NodeOperationError {

@@ -1,4 +1,4 @@
-import { DescribedError } from '../errors/errors';
+import { DescribedError } from '../errors/described';
 import { kindOf } from '../json/json';
 import { MIN_KEY_LENGTH } from '../redaction/redact';
 import type { Text } from '../text/text';
@@ -10,9 +10,22 @@ export const API_VERSION_SEGMENT = own('v2026');
 /** A base URL the node must not use; carries a user-facing fix in `description`. */
 export class BaseUrlError extends DescribedError {}
 
-const LOOPBACK_HOSTNAME = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/**
+ * The loopback hosts, as WHATWG URL parsing writes them (`new URL(...).hostname`): it has already
+ * turned every other spelling into these (`127.1`, `2130706433`, `0x7f.1`, `127.0.0.1.` and
+ * `%31%32%37.0.0.1` into `127.0.0.1`; `LOCALHOST` into `localhost`; `[0:0:0:0:0:0:0:1]` into `[::1]`;
+ * `[::ffff:127.0.0.1]` into `[::ffff:7f00:1]`), so one pattern of canonical forms decides for all:
+ * `localhost`, 127.0.0.0/8, `::1` and 127.0.0.0/8 mapped into IPv6 (`::ffff:7fxx:xxxx`, which the
+ * system connects to over IPv4 loopback). Not loopback: `localhost.` (an absolute name, looked up in
+ * DNS rather than the hosts file), names under localhost, `::127.0.0.1` (IPv4-compatible, not routed
+ * to loopback), `0.0.0.0` and `::`.
+ */
+const LOOPBACK_HOSTNAME = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/;
 
-/** Loopback hosts may use plain http: traffic never leaves the machine (local tests, tunnels). */
+/**
+ * The one loopback rule: loopback hosts may use plain http, since that traffic never leaves the machine
+ * (local tests, tunnels). `hostname` is a WHATWG URL's `hostname`; any other spelling is not loopback.
+ */
 export function isLoopbackHostname(hostname: string): boolean {
 	return LOOPBACK_HOSTNAME.test(hostname);
 }
@@ -37,14 +50,7 @@ export function resolveApiBaseUrl(raw: unknown): string {
 		);
 	}
 	const base = `${url.origin}${trimPath(url.pathname)}`;
-	if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
-		throw new BaseUrlError(
-			text`Refusing to send the API key over plain http to ${foreign(url.host, 120)}`,
-			text`The API key would travel unencrypted. Change the credential's Base URL to https://${foreign(
-				`${url.host}${trimPath(url.pathname)}`,
-			)} (plain http is only allowed for localhost, 127.x.x.x and [::1]).`,
-		);
-	}
+	if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) throw plainHttpRefused(url);
 	if (url.username !== '' || url.password !== '') {
 		throw new BaseUrlError(
 			own("The credential's Base URL contains a user name or password"),
@@ -58,6 +64,25 @@ export function resolveApiBaseUrl(raw: unknown): string {
 		);
 	}
 	return base;
+}
+
+/** Plain http to a host that is not loopback, named as WHATWG URL reads it: what would be connected to. */
+function plainHttpRefused(url: URL): BaseUrlError {
+	const message = text`Refusing to send the API key over plain http to ${foreign(url.host, 120)}`;
+	const withoutDot = url.hostname.replace(/\.$/, '');
+	if (url.hostname.endsWith('.') && isLoopbackHostname(withoutDot)) {
+		// An absolute name ("localhost.") is looked up in DNS, not in the hosts file.
+		return new BaseUrlError(
+			message,
+			text`With its final dot, "${foreign(url.hostname, 40)}" is looked up in DNS and may not be this machine. Remove the final dot (${foreign(withoutDot, 40)} is this machine), or use https://.`,
+		);
+	}
+	return new BaseUrlError(
+		message,
+		text`The API key would travel unencrypted. Change the credential's Base URL to https://${foreign(
+			`${url.host}${trimPath(url.pathname)}`,
+		)} (plain http is only allowed for this machine: localhost, 127.x.x.x and [::1]).`,
+	);
 }
 
 /** Drops trailing slashes and a pasted version suffix such as `/v2026` or `/v2026/services`. */

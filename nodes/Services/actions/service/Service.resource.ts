@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 				value: 'get',
 				description:
 					'Get one service by its ID (id_service): name, alias, status, operating system, vCores, RAM and disk. Use it when the service ID is known.',
-				action: 'Get a service',
+				action: 'Get service',
 			},
 			{
 				name: 'List',
