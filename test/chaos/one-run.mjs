@@ -131,7 +131,7 @@ export async function runChaos({
 		await sleep(5000);
 		driver.stop();
 		const quietFrom = Date.now();
-		say(`${crashes} kills done; platform quiet, waiting for ${QUIET_POLLS} polls and an idle sink ...`);
+		say(`${crashes} kills done; platform quiet, waiting for ${QUIET_POLLS} polls, an idle sink and every execution ended ...`);
 		let resyncSeen = !resync;
 		const offResync = sink.onRequest(({ body }) => {
 			if (body?.event === 'resync') resyncSeen = true;

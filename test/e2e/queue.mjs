@@ -423,6 +423,7 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 						.find(Boolean),
 				{ timeoutMs: 75_000, everyMs: 500, describe: () => `${mock.trigger.requests.length} requests to the platform so far` },
 			);
+			log(`    the scheduler's outcome of that poll: ${outcome}`);
 			// Had it emitted, its execution is listed once stored: wait for that before counting.
 			if (outcome === 'new data')
 				await waitUntil('the execution of the repeated poll', async () => (await main.executions(trig.wf.id)).length > trig.seen + 1, {
