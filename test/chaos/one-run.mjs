@@ -131,26 +131,37 @@ export async function runChaos({
 		await sleep(5000);
 		driver.stop();
 		const quietFrom = Date.now();
-		say(`${crashes} kills done; platform quiet, waiting for ${QUIET_POLLS} polls and an idle sink ...`);
+		say(`${crashes} kills done; platform quiet, waiting for ${QUIET_POLLS} polls, an idle sink and every execution ended ...`);
 		let resyncSeen = !resync;
 		const offResync = sink.onRequest(({ body }) => {
 			if (body?.event === 'resync') resyncSeen = true;
 		});
+		// Every execution ended, too: the sink's branch and the mirror's have run to their end (a
+		// start recovers or marks crashed what a kill left unfinished).
+		let unfinished = [];
 		const quiet = await waitUntil(
-			'the quiet period',
+			`the quiet period (${QUIET_POLLS} polls over the unchanged platform, the sink idle, every execution ended)`,
 			// Durable scheduling can run missed polls in a burst after a start: count polls, and time too.
-			() =>
+			async () =>
 				resyncSeen &&
 				polls.filter((p) => p > quietFrom).length >= QUIET_POLLS &&
 				Date.now() - quietFrom >= QUIET_POLLS * POLL_SECONDS * 1000 &&
 				sink.inFlight === 0 &&
-				Date.now() - sink.lastAt > 3000,
-			{ timeoutMs: QUIET_TIMEOUT_MS, everyMs: 250 },
+				Date.now() - sink.lastAt > 3000 &&
+				(unfinished = await main.unfinishedExecutions(wf.id)).length === 0,
+			{
+				timeoutMs: QUIET_TIMEOUT_MS,
+				everyMs: 250,
+				describe: () =>
+					`${polls.filter((p) => p > quietFrom).length} polls since the platform went quiet, ${resync ? `resync ${resyncSeen ? 'seen' : 'not seen'}, ` : ''}` +
+					`the sink holding ${sink.inFlight} request(s), its last ${Math.round((Date.now() - sink.lastAt) / 1000)} s ago, ` +
+					`unfinished executions at the last check: ${unfinished.map((x) => `${x.id} ${x.status}`).join(', ') || 'none'}`,
+			},
 		)
 			.finally(offResync)
 			.then(
 				() => true,
-				() => false,
+				(e) => ((report.quietMissed = e.message), false),
 			);
 		const final = mock.getServices();
 		const events = sink.records().map((r) => r.body);

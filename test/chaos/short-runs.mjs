@@ -38,7 +38,7 @@ export async function runChaosGroup(t, { tarball, startMockApi, outDir, log = co
 			if (error) throw error;
 			writeReport(outDir, r);
 			assert.equal(r.kills.length, CHAOS_KILLS);
-			assert.ok(r.quietReached, 'the quiet period (3 polls without change, the sink idle) was not reached within 4 minutes');
+			assert.ok(r.quietReached, r.quietMissed);
 			return r;
 		});
 		const v = report?.verdict;

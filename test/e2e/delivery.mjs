@@ -13,13 +13,12 @@
 import assert from 'node:assert/strict';
 
 import { ensureN8n } from '../../tools/lib/n8n-runtime.mjs';
-import { N8nInstance, nodeItems } from '../../tools/lib/n8n-instance.mjs';
+import { N8nInstance, UNFINISHED_STATUSES, nodeItems } from '../../tools/lib/n8n-instance.mjs';
 import { waitUntil } from '../../tools/lib/process.mjs';
 import { DURABLE_POLLING_ENV } from '../../tools/lib/queue-cluster.mjs';
 import { pollEvery } from '../chaos/workflow.mjs';
 import { CREDENTIAL_TYPE, triggerWorkflow } from './workflows.mjs';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** A poll every 30 s (at seconds 0 and 30). */
 const POLL_MS = 30_000;
 
@@ -127,11 +126,15 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 					await inst.login();
 					return (await inst.executions(state.wf.id)).length;
 				})();
-				await waitUntil('an execution after the restart', async () => (await inst.executions(state.wf.id)).length > before, {
-					timeoutMs: 90_000,
-					everyMs: 250,
-				});
-				await sleep(2000);
+				// Read the deliveries once they have all ended: one still running is not among them yet (a
+				// start recovers or marks crashed what the kill left unfinished).
+				let list = [];
+				await waitUntil(
+					'an execution after the restart, and every execution ended',
+					async () =>
+						(list = await inst.executions(state.wf.id)).length > before && list.every((x) => !UNFINISHED_STATUSES.includes(x.status)),
+					{ timeoutMs: 90_000, everyMs: 250, describe: () => list.map((x) => `${x.id} ${x.status}`).join(', ') || 'no execution' },
+				);
 				const all = await deliveredItems(inst, state.wf.id);
 				const ofChange = all.filter((i) => i.id_service === svc[1].id_service);
 				assert.ok(ofChange.length >= 1, 'the change reached a successful execution');

@@ -19,6 +19,7 @@ import { ensureChromium } from '../../tools/lib/chromium.mjs';
 import { onCleanup } from '../../tools/lib/cleanup.mjs';
 import { CREDENTIAL_TYPE, N8nInstance, PACKAGE_NAME } from '../../tools/lib/n8n-instance.mjs';
 import { ensureN8n } from '../../tools/lib/n8n-runtime.mjs';
+import { waitUntil } from '../../tools/lib/process.mjs';
 import { publishMcpWorkflow } from '../../tools/lib/mcp.mjs';
 import { RECIPES } from './recipes/recipes.mjs';
 import { credentialRefs, importRecipe, readRecipe } from './recipes/workflow.mjs';
@@ -28,7 +29,10 @@ const WRONG_KEY = 'browser-WRONG-key-5d1e9c20';
 const REMOTE_PLAIN_HTTP = 'http://api.example.com';
 const N8N1_REJECTED_TEXT = 'Authorization failed - please check your credentials';
 const VIEWPORT = { width: 1440, height: 900 };
-const STEP_TIMEOUT_MS = 20_000;
+// Bounds, not waits: every wait below ends when its condition holds. Generous, for a busy machine.
+const STEP_TIMEOUT_MS = 30_000;
+const RUN_TIMEOUT_MS = 60_000;
+const NAVIGATION_TIMEOUT_MS = 60_000;
 /** The README's pictures, as `runBrowserSteps` writes them when given `shots`. */
 export const SCREENSHOTS = [
 	...[
@@ -81,26 +85,41 @@ export async function startEditorN8n({ line, tarball, log = console.log }) {
  */
 export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, texts, line, shots }) {
 	const timings = {};
-	// A step that failed on anything but an assertion (a missing element, a timeout) leaves the
-	// editor in an unknown state: the later steps are then reported as not run.
-	let alive = true;
+	// After a failed step the editor is brought back to the canvas (toCanvas) and each step opens what
+	// it works in: one failure stays one failure. A step that builds on what an earlier one did
+	// (`builtOn(...)`, what `did(...)` recorded) is reported as not run, saying what it lacks; when the
+	// editor cannot be brought back, every later step is reported as not run, saying why.
+	let broken = null;
+	const done = new Set();
+	const notRun = (why) => Object.assign(new Error(), { stack: `not run: ${why}`, notRun: true });
+	const did = (what) => done.add(what);
+	const builtOn = (...what) => {
+		const missing = what.filter((w) => !done.has(w));
+		if (missing.length) throw notRun(`it builds on ${missing.join(' and ')}, which an earlier step did not do`);
+	};
 	const named = async (name, fn) => {
 		const t = Date.now();
 		const r = await step(name, async () => {
-			if (!alive) throw Object.assign(new Error(), { stack: 'not run: an earlier browser step failed' });
+			if (broken) throw notRun(broken);
 			try {
 				return await fn();
 			} catch (e) {
-				if (!(e instanceof assert.AssertionError)) alive = false;
+				if (e.notRun) throw e;
 				const saved = await saveArtifacts(page, artifactsDir, `browser-n8n${line}-${slug(name)}`);
-				// Playwright's call log (after "Call log:") is noise here; an assertion's "- expected" lines are not.
-				const what = String(e?.message ?? e)
-					.split(/^\s*Call log:/m)[0]
-					.split('\n')
-					.filter((l) => !l.includes('\u001b'))
-					.join('\n')
-					.trim();
-				const msg = `step "${name}" failed: ${what}\n  page saved: ${saved.join(', ')}`;
+				const after = await toCanvas(page).then(
+					() => 'the editor is back on the canvas',
+					(err) => ((broken = `step "${name}" failed and the editor could not be brought back to the canvas`), err.message),
+				);
+				// Of Playwright's call log (after "Call log:") its first line and its last say what was waited
+				// for and what was seen last; the rest is noise here. An assertion's "- expected" lines are not.
+				const [message, callLog = ''] = String(e?.message ?? e).split(/^\s*Call log:/m);
+				const lines = (text) => text.split('\n').filter((l) => !l.includes('\u001b'));
+				const log = lines(callLog)
+					.map((l) => l.trim())
+					.filter(Boolean);
+				const waited = [...new Set([log[0], log[log.length - 1]])].filter(Boolean);
+				const what = [lines(message).join('\n').trim(), ...waited].join('\n  ');
+				const msg = `step "${name}" failed: ${what}\n  page saved: ${saved.join(', ')}\n  after it: ${after}`;
 				throw Object.assign(new Error(msg), { stack: msg });
 			}
 		});
@@ -108,12 +127,23 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		return r;
 	};
 	const ndv = page.getByTestId('ndv');
+	// The Services node the walk adds ("List services"; the trigger added later is not it).
+	const servicesNode = page.getByTestId('canvas-node').filter({ hasNot: page.getByTestId('canvas-trigger-node') });
+	const openServicesPanel = async () => {
+		if (await ndv.isVisible()) return;
+		await servicesNode.first().dblclick();
+		await ndv.getByTestId('node-parameters').waitFor();
+	};
 	const serviceCount = mock.getServices().length;
 	const shot = async (locator, file) => {
 		if (!shots) return;
 		// n8n's toasts ("Node executed successfully", ...) would cover the output: leave them out.
 		await page.locator('.el-notification').evaluateAll((toasts) => toasts.forEach((n) => n.remove()));
-		await page.waitForTimeout(300); // let transitions end
+		// Transitions (a panel sliding in, a dialog fading) ended; endless ones (spinners) do not count.
+		await page.waitForFunction(() =>
+			// eslint-disable-next-line no-undef -- runs in the page
+			document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+		);
 		await locator.screenshot({ path: path.join(shots, file), animations: 'disabled' });
 	};
 
@@ -123,12 +153,14 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await page.locator('input[type=email]').fill(inst.owner.email);
 		await page.locator('input[type=password]').fill(inst.owner.password);
 		await page.keyboard.press('Enter');
-		await page.waitForURL((u) => !u.pathname.includes('signin'), { timeout: 30_000 });
+		await page.waitForURL((u) => !u.pathname.includes('signin'), { timeout: NAVIGATION_TIMEOUT_MS });
+		did('the sign-in');
 	});
 
 	await named(
 		'node creator: searching "Services" lists Services (with Services Trigger folded in) and the package icon loads',
 		async () => {
+			builtOn('the sign-in');
 			if (!new URL(page.url()).pathname.startsWith('/workflow/')) await page.goto(`${inst.baseUrl}/workflow/new`);
 			await openCreatorSearch(page, 'Services');
 			const entry = creatorEntry(page, 'Services');
@@ -153,24 +185,34 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 			await shot(page.getByTestId('node-creator'), 'node-creator.png');
 			await action.click();
 			await ndv.getByTestId('node-parameters').waitFor();
+			did('the Services node added');
 		},
 	);
 
 	await named('Services panel: Service / List with Return All off, Limit 50, Simplify on, Filters, Options', async () => {
+		builtOn('the Services node added');
+		await openServicesPanel();
 		assert.equal(await ndv.getByTestId('parameter-input-resource').locator('input').inputValue(), 'Service');
 		assert.equal(await ndv.getByTestId('parameter-input-operation').locator('input').inputValue(), 'List');
 		assert.equal(await switchOn(ndv, 'returnAll'), false, 'Return All is off');
 		assert.equal(await ndv.getByTestId('parameter-input-limit').locator('input').inputValue(), '50', 'Limit defaults to 50');
 		assert.equal(await switchOn(ndv, 'simplify'), true, 'Simplify is on');
-		const labels = (await ndv.getByTestId('node-parameters').getByTestId('parameter-item').allInnerTexts()).map((s) =>
-			s.split('\n')[0].trim(),
+		const shown = ['Return All', 'Limit', 'Simplify', 'Filters', 'Options'];
+		// The parameters are drawn one component at a time: read them once all of these are (or the bound passed).
+		const labels = await until(
+			`the parameters ${shown.join(', ')} drawn`,
+			async () =>
+				(await ndv.getByTestId('node-parameters').getByTestId('parameter-item').allInnerTexts()).map((s) => s.split('\n')[0].trim()),
+			(now) => shown.every((l) => now.includes(l)),
+			{ orLast: true },
 		);
-		for (const l of ['Return All', 'Limit', 'Simplify', 'Filters', 'Options'])
-			assert.ok(labels.includes(l), `"${l}" is shown (parameters: ${labels.join(', ')})`);
+		for (const l of shown) assert.ok(labels.includes(l), `"${l}" is shown (parameters: ${labels.join(', ')})`);
 		await shot(ndv, 'node-panel.png');
 	});
 
 	await named('Services panel: switching Return All on hides Limit, off shows it again', async () => {
+		builtOn('the Services node added');
+		await openServicesPanel();
 		await ndv.getByTestId('parameter-input-returnAll').locator('.el-switch').click();
 		await ndv.getByTestId('parameter-input-limit').waitFor({ state: 'detached' });
 		await ndv.getByTestId('parameter-input-returnAll').locator('.el-switch').click();
@@ -178,21 +220,17 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	});
 
 	await named('canvas: the node subtitle reads "List services"', async () => {
-		await closePanel(page);
-		const node = page
-			.getByTestId('canvas-node')
-			.filter({ hasText: 'List services' })
-			.filter({ hasNot: page.getByTestId('canvas-trigger-node') });
-		const subtitle = node.locator('[class*="subtitle" i]');
-		await subtitle.first().waitFor();
-		assert.deepEqual((await subtitle.allInnerTexts()).map((s) => s.trim()).filter(Boolean), ['List services']);
-		await node.first().dblclick();
-		await ndv.getByTestId('node-parameters').waitFor();
+		builtOn('the Services node added');
+		await toCanvas(page);
+		assert.deepEqual(await subtitleOf(servicesNode, 'List services'), ['List services']);
+		await openServicesPanel();
 	});
 
 	const dialog = page.getByTestId('credential-edit-dialog');
 	const dialogWindow = page.locator('.el-dialog').filter({ has: dialog });
 	await named('credential dialog from the panel: API Key is a password field; a plain-http remote Base URL shows the notice', async () => {
+		builtOn('the Services node added');
+		await openServicesPanel();
 		await openNewCredential(ndv);
 		await dialog.waitFor();
 		assert.equal(await dialog.getByTestId('parameter-input-apiKey').locator('input').getAttribute('type'), 'password');
@@ -202,21 +240,27 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		await notice.first().waitFor({ timeout: STEP_TIMEOUT_MS });
 		await dialog.getByTestId('parameter-input-apiKey').locator('input').fill(mock.apiKey);
 		await shot(dialogWindow, 'credential-dialog.png');
+		did('the credential dialog opened and filled in');
 	});
 
 	await named("credential dialog: with the mock's URL and key, saving shows the connection-tested success", async () => {
+		builtOn('the credential dialog opened and filled in');
 		await dialog.getByTestId('parameter-input-baseUrl').locator('input').fill(mock.url);
 		await dialog.getByText(texts.notice).first().waitFor({ state: 'detached' });
 		await dialogWindow.getByTestId('credential-save-button').click();
 		// From 2.x's panel, a credential whose test passes is saved and the dialog closes at once:
 		// reopen it with the pencil. 1.x keeps it open.
 		const success = dialog.getByTestId('credentials-config-container-test-success');
-		for (const until = Date.now() + STEP_TIMEOUT_MS; !(await success.isVisible()) && (await dialog.isVisible()) && Date.now() < until;) {
-			await page.waitForTimeout(200);
-		}
-		if (!(await dialog.isVisible())) await ndv.getByTestId('credential-edit-button').click();
-		await success.waitFor({ timeout: STEP_TIMEOUT_MS });
+		const outcome = await until(
+			"the credential's test: its success shown, or the dialog closed (2.x, from the panel)",
+			async () => ((await success.isVisible()) ? 'success' : (await dialog.isVisible()) ? null : 'closed'),
+			Boolean,
+			{ seen: async () => `the dialog open, showing: ${(await dialog.innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 300)}` },
+		);
+		if (outcome === 'closed') await ndv.getByTestId('credential-edit-button').click();
+		await success.waitFor();
 		assert.match(await dialog.getByTestId('credentials-config-container-test-success').innerText(), /Connection tested successfully/);
+		did('the credential saved');
 	});
 
 	// n8n 1.x's credential tester answers a rejected saved credential with its own text, before the
@@ -225,6 +269,7 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	await named(
 		`credential dialog: a wrong key shows ${line >= 2 ? 'the 401 text of the credential test rules' : "n8n 1.x's own 401 text"}`,
 		async () => {
+			builtOn('the credential saved');
 			await dialog.getByTestId('parameter-input-apiKey').locator('input').fill(WRONG_KEY);
 			await dialogWindow.getByTestId('credential-save-button').click();
 			// n8n shows "Couldn't connect with these settings" and the test's message, in 2.x behind
@@ -241,14 +286,14 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 			await dialog.getByTestId('credentials-config-container-test-success').waitFor({ timeout: STEP_TIMEOUT_MS });
 			await dialogWindow.locator('.el-dialog__headerbtn, [aria-label="Close"]').first().click();
 			await dialog.waitFor({ state: 'hidden' });
+			did("the mock's key back in the credential");
 		},
 	);
 
-	let simplifiedRun;
-	let rawRun;
 	await named(`run from the panel: the table shows one row per mock service (${serviceCount})`, async () => {
+		builtOn("the mock's key back in the credential");
+		await openServicesPanel();
 		const rows = await executeAndReadTable(page, ndv);
-		simplifiedRun = rows;
 		assert.equal(rows.count, serviceCount, `rows in the output table (headers: ${rows.headers.join(', ')})`);
 		assert.ok(
 			rows.headers.includes('id_service') && rows.headers.includes('status'),
@@ -259,10 +304,11 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	});
 
 	await named('run from the panel with Simplify off: the table shows the nested record', async () => {
+		builtOn("the mock's key back in the credential");
+		await openServicesPanel();
 		await ndv.getByTestId('parameter-input-simplify').locator('.el-switch').click();
 		assert.equal(await switchOn(ndv, 'simplify'), false);
-		const rows = await executeAndReadTable(page, ndv, simplifiedRun);
-		rawRun = rows;
+		const rows = await executeAndReadTable(page, ndv);
 		assert.equal(rows.count, serviceCount);
 		assert.ok(rows.headers.includes('values'), `the raw record's nested "values" column (headers: ${rows.headers.join(', ')})`);
 		await closePanel(page);
@@ -270,25 +316,26 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 
 	// Operation Get: its Service field is a resource locator whose "From List" mode calls the node's
 	// listSearch method (searchServices) against the mock. Expectations are computed from the mock.
-	const servicesNode = page.getByTestId('canvas-node').filter({ hasNot: page.getByTestId('canvas-trigger-node') });
 	const locator = ndv.getByTestId('resource-locator-serviceId');
 	// n8n 2.x renders the list outside the field (no resource-locator-dropdown inside it).
 	const listItems = page.getByTestId('rlc-item');
+	const answers = listAnswers(page);
 	const entries = mock.getServices().map(listEntryOf);
 	const search = searchTextFor(entries);
 	const found = entries.filter((e) => e.matches(search));
 	const picked = found[found.length - 1];
 	await named('Get: with Operation Get the canvas subtitle reads "Get service" and Service offers "From List" and "By ID"', async () => {
-		await servicesNode.first().dblclick();
+		builtOn('the Services node added');
+		await openServicesPanel();
 		await ndv.getByTestId('parameter-input-operation').click();
 		// An option's text is its name and then its description: match the name alone.
-		await page
-			.locator('.el-select-dropdown__item:visible')
-			.filter({ has: page.getByText('Get', { exact: true }) })
-			.click();
+		const options = page.locator('.el-select-dropdown__item:visible');
+		await options.filter({ has: page.getByText('Get', { exact: true }) }).click();
+		// The Operation menu closes with a transition: its options must be gone before the mode menu's are read.
+		await options.first().waitFor({ state: 'hidden' });
 		await locator.waitFor();
 		await locator.getByTestId('rlc-mode-selector').click();
-		const modeOptions = page.locator('.el-select-dropdown__item:visible');
+		const modeOptions = options;
 		await modeOptions.first().waitFor();
 		const modes = (await modeOptions.allInnerTexts()).map((s) => s.trim());
 		assert.deepEqual(
@@ -298,24 +345,23 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		);
 		await modeOptions.filter({ hasText: /^\s*From list\s*$/i }).click(); // the current mode: closes the menu
 		await closePanel(page);
-		const subtitle = servicesNode.locator('[class*="subtitle" i]');
-		await subtitle.first().waitFor();
-		assert.deepEqual((await subtitle.allInnerTexts()).map((s) => s.trim()).filter(Boolean), ['Get service']);
-		await servicesNode.first().dblclick();
+		assert.deepEqual(await subtitleOf(servicesNode, 'Get service'), ['Get service']);
+		await openServicesPanel();
 		await locator.waitFor();
+		did('Operation Get chosen');
 	});
 
 	await named(`Get: "From List" lists the ${serviceCount} mock services; searching "${search}" narrows it to ${found.length}`, async () => {
+		builtOn('Operation Get chosen', "the mock's key back in the credential");
 		await locator.getByTestId('rlc-input-container').click();
-		await listItems.first().waitFor();
-		const all = await settledTexts(page, listItems, entries.length);
+		const all = await listShowing(listItems, answers, '');
 		assert.deepEqual(
 			all,
 			entries.map((e) => e.name),
 			'the list shows every mock service, in the listing order',
 		);
 		await page.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]').first().fill(search);
-		const narrowed = await settledTexts(page, listItems, found.length);
+		const narrowed = await listShowing(listItems, answers, search);
 		assert.deepEqual(
 			narrowed,
 			found.map((e) => e.name),
@@ -323,12 +369,14 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 		);
 		// The parameters only: the output pane still shows List's earlier run.
 		await shot(ndv.getByTestId('node-parameters'), 'get-from-list.png');
+		did('the list searched');
 	});
 
 	await named(`Get: picking "${picked.name}" and running from the panel outputs exactly that service (${picked.id})`, async () => {
+		builtOn('the list searched');
 		await listItems.nth(found.length - 1).click(); // `picked`: the list's order was checked above
 		await listItems.first().waitFor({ state: 'hidden' });
-		const rows = await executeAndReadTable(page, ndv, rawRun);
+		const rows = await executeAndReadTable(page, ndv);
 		assert.equal(rows.count, 1, `one item (headers: ${rows.headers.join(', ')})`);
 		const ids = entries.map((e) => e.id).filter((id) => rows.text.includes(id));
 		assert.deepEqual(ids, [picked.id], "the output holds the picked service's id_service and no other");
@@ -336,14 +384,27 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	});
 
 	await named('Services Trigger: "Fetch Test Event" shows one event item', async () => {
-		// Added to the same workflow: no second load of the editor.
+		// Added to the same workflow: no second load of the editor. Its run needs the saved credential.
+		builtOn("the mock's key back in the credential");
+		await toCanvas(page);
 		await openCreatorSearch(page, 'Services');
 		await creatorEntry(page, 'Services').click();
-		// With nodes on the canvas n8n opens the entry on its actions, the triggers folded.
+		// With nodes on the canvas n8n opens the entry on its actions, the triggers folded. The
+		// category's chevron says which (down: open, up: folded); its items may not be drawn yet.
 		const triggersCategory = page.getByTestId('node-creator-category-item').filter({ hasText: /^\s*Triggers/ });
-		await triggersCategory.waitFor();
+		const fold = await until(
+			'the Triggers category of the Services entry, drawn with its chevron',
+			() =>
+				triggersCategory
+					.first()
+					.evaluate((el) =>
+						el.querySelector('[data-icon="chevron-up"]') ? 'folded' : el.querySelector('[data-icon="chevron-down"]') ? 'open' : null,
+					)
+					.catch(() => null),
+			Boolean,
+		);
+		if (fold === 'folded') await triggersCategory.click();
 		const trigger = page.locator(`[data-keyboard-nav-id^="${PACKAGE_NAME}.servicesTrigger"]`).first();
-		if (!(await trigger.isVisible())) await triggersCategory.click();
 		await trigger.click();
 		await ndv.getByTestId('node-parameters').waitFor();
 		// The only credential of its type is preselected on a new node.
@@ -357,6 +418,7 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 	await named(
 		'MCP Server Trigger with the List and Get tools on the canvas; the List tool panel shows $fromAI and its Tool Description',
 		async () => {
+			builtOn('the sign-in');
 			await inst.login();
 			const { workflow } = await publishMcpWorkflow(inst, {
 				mcpPath: `browser-mcp-${line}`,
@@ -371,9 +433,17 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 			await nodes.filter({ hasText: 'List services' }).first().dblclick();
 			const parameters = ndv.getByTestId('node-parameters');
 			await parameters.waitFor();
-			const text = await parameters.innerText();
-			assert.match(text, /Tool Description/, 'the tool panel shows its Tool Description');
-			assert.match(text, /Defined automatically by the model|\$fromAI/, 'Limit, Status and Search are left to the model');
+			const toolDescription = /Tool Description/;
+			const fromAI = /Defined automatically by the model|\$fromAI/;
+			// The parameters are drawn one component at a time: read them once both texts are (or the bound passed).
+			const text = await until(
+				'the tool panel drawn with its Tool Description and the $fromAI parameters',
+				() => parameters.innerText(),
+				(now) => toolDescription.test(now) && fromAI.test(now),
+				{ orLast: true },
+			);
+			assert.match(text, toolDescription, 'the tool panel shows its Tool Description');
+			assert.match(text, fromAI, 'Limit, Status and Search are left to the model');
 			await shot(ndv, 'mcp-tool-panel.png');
 			await closePanel(page);
 		},
@@ -387,6 +457,7 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 			.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
 			.map((n) => n.name);
 		await named(`recipe ${recipe.file} on the canvas: its ${names.length} nodes, none unknown, none with issues`, async () => {
+			builtOn('the sign-in');
 			const credentials = {};
 			for (const [type, ref] of Object.entries(credentialRefs(readRecipe(recipe.file)))) {
 				credentials[type] = await inst.createCredential({
@@ -404,7 +475,15 @@ export async function runBrowserSteps({ step, inst, mock, page, artifactsDir, te
 			const flagged = page.locator(
 				'[data-test-id="node-not-installed"], [data-test-id="node-issues"], [data-test-id="node-setup-required"]',
 			);
-			assert.equal(await flagged.count(), 0, 'no node is marked not installed, with issues or needing setup');
+			// A node's marks are worked out after it is drawn (its credentials looked up): a node just drawn
+			// can carry one for a moment. Count them once none is left (or the bound passed).
+			const marked = await until(
+				'the nodes drawn without a mark',
+				() => flagged.count(),
+				(n) => n === 0,
+				{ orLast: true },
+			);
+			assert.equal(marked, 0, 'no node is marked not installed, with issues or needing setup');
 			await shot(page.locator('body'), recipe.picture);
 		});
 	}
@@ -418,6 +497,76 @@ async function closePanel(page) {
 	const ndv = page.getByTestId('ndv');
 	await ndv.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).first().click();
 	await ndv.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Closes what lies over the canvas, one layer at a time (a menu or popover, a dialog, the node
+ * panel, the node creator), and checks the canvas is shown with nothing over it; throws naming what
+ * stays open. Where a step starts, and where the walk goes on after a failed step.
+ */
+async function toCanvas(page) {
+	const layers = [
+		[
+			'a menu',
+			page.locator('.el-select-dropdown:visible, .el-dropdown-menu:visible, [data-dismissable-layer][data-state="open"]'),
+			() => page.keyboard.press('Escape'),
+		],
+		[
+			'a dialog',
+			page.locator('.el-dialog:visible:not([data-test-id="ndv"]), .el-message-box:visible'),
+			(l) => l.locator('.el-dialog__headerbtn, .el-message-box__headerbtn, [aria-label="Close"]').first().click(),
+		],
+		['the node panel', page.getByTestId('ndv'), () => closePanel(page)],
+		['the node creator', page.getByTestId('node-creator'), () => page.keyboard.press('Escape')],
+	];
+	const open = async () => {
+		const found = [];
+		for (const layer of layers) if (await layer[1].first().isVisible()) found.push(layer);
+		return found;
+	};
+	for (let round = 0; round < 8; round++) {
+		const [top] = await open();
+		if (!top) break;
+		const [, layer, close] = top;
+		await close(layer.first()).catch(() => page.keyboard.press('Escape'));
+		await layer
+			.first()
+			.waitFor({ state: 'hidden', timeout: 5000 })
+			.catch(() => {});
+	}
+	const left = (await open()).map(([what]) => what);
+	if (left.length) throw new Error(`still open over the canvas: ${left.join(', ')}`);
+	await page.getByTestId('canvas').first().waitFor();
+}
+
+/** The node's subtitle on the canvas once it reads `expected` (or the bound passed): n8n draws it after the node. */
+async function subtitleOf(node, expected) {
+	const subtitle = node.locator('[class*="subtitle" i]');
+	return until(
+		`the node's subtitle "${expected}" on the canvas`,
+		async () => (await subtitle.allInnerTexts()).map((s) => s.trim()).filter(Boolean),
+		(now) => `${now}` === expected,
+		{ orLast: true },
+	);
+}
+
+/**
+ * Reads `read()` until `done(value)` holds and returns that value. After `timeoutMs` it throws
+ * "<what>: not within N s; last seen: <seen()>" (default: the last value), or with `orLast` returns
+ * the last value, for a wait whose condition the step then asserts with its own message.
+ */
+async function until(what, read, done, { timeoutMs = STEP_TIMEOUT_MS, orLast = false, seen } = {}) {
+	let last;
+	try {
+		await waitUntil(what, async () => done((last = await read())), {
+			timeoutMs,
+			everyMs: 100,
+			describe: seen ?? (() => JSON.stringify(last)),
+		});
+	} catch (e) {
+		if (!orLast) throw e;
+	}
+	return last;
 }
 
 async function openNewCredential(ndv) {
@@ -466,40 +615,99 @@ async function switchOn(scope, name) {
 }
 
 /**
- * Clicks the panel's execute button, waits for the run to finish and reads the output table.
- * `previous` (an earlier result of this function in the same panel): the earlier run's table stays
- * on screen until the new one arrives, so wait (bounded) for the columns or the row count to change.
- * Without `previous`, waits (bounded) for the table's columns to be drawn.
+ * Clicks the panel's execute button and reads the output table of that run. The run is known by
+ * the execution id n8n answers the click with (POST /rest/workflows/<id>/run); when it has ended,
+ * the editor fetches it (GET /rest/executions/<id>) and draws it. An earlier run's table stays on
+ * screen until n8n takes the new run, and the new table comes head first, its rows after: the table
+ * is read once the editor has this run and draws a row for each item its count shows.
  */
-async function executeAndReadTable(page, ndv, previous) {
+async function executeAndReadTable(page, ndv) {
 	const out = ndv.getByTestId('output-panel');
-	await ndv.getByTestId('node-execute-button').click();
-	// Wait for a finished run: an item count or an error in the output panel.
-	const error = out.locator('[data-test-id*="error" i]');
-	await out
-		.getByText(/^\d+ items?$/)
-		.or(error)
-		.first()
-		.waitFor({ timeout: 60_000 });
-	if (await error.count()) throw new Error(`the run failed: ${(await error.first().innerText()).slice(0, 500)}`);
-	const table = out.getByTestId('radio-button-table');
-	if (await table.count()) await table.click();
-	const grid = out.locator('table').first();
-	await grid.waitFor();
-	const read = async () => ({
-		headers: (await grid.locator('thead th').allInnerTexts()).map((s) => s.trim()).filter(Boolean),
-		count: await grid.locator('tbody tr').count(),
-		text: await grid.locator('tbody').innerText(),
-	});
-	const same = (a, b) => `${a.headers}` === `${b.headers}` && a.count === b.count;
-	let result = await read();
-	// A table being redrawn can read as no columns at all: not a result either.
-	const settled = (r) => r.headers.length > 0 && !(previous && same(r, previous));
-	for (const until = Date.now() + 15_000; !settled(result) && Date.now() < until;) {
-		await page.waitForTimeout(250);
-		result = await read();
+	const fetched = new Set();
+	const onResponse = (r) => {
+		const m = /\/rest\/executions\/([^/]+)$/.exec(new URL(r.url()).pathname);
+		if (m && r.request().method() === 'GET') fetched.add(decodeURIComponent(m[1]));
+	};
+	page.on('response', onResponse);
+	try {
+		const answered = page.waitForResponse(
+			(r) => r.request().method() === 'POST' && /\/rest\/workflows\/[^/]+\/run$/.test(new URL(r.url()).pathname),
+			{ timeout: RUN_TIMEOUT_MS },
+		);
+		answered.catch(() => {}); // awaited below, unless the click fails
+		await ndv.getByTestId('node-execute-button').click();
+		const answer = await answered;
+		const executionId = String((await answer.json().catch(() => null))?.data?.executionId ?? '');
+		if (!executionId) throw new Error(`the run did not start: n8n answered HTTP ${answer.status()} ${(await answer.text()).slice(0, 300)}`);
+		await until(`the editor to fetch the ended execution ${executionId}`, () => fetched.has(executionId), Boolean, {
+			timeoutMs: RUN_TIMEOUT_MS,
+			seen: async () =>
+				`executions fetched: ${[...fetched].join(', ') || 'none'}; the output panel: ${JSON.stringify(await readOutput(out).catch(() => null))}`,
+		});
+		const table = out.getByTestId('radio-button-table');
+		const panel = await until(
+			`the output of execution ${executionId}: its item count, and a table row for each item`,
+			async () => {
+				const now = await readOutput(out);
+				if (!now.error && !now.busy && !now.headers.length && (await table.count())) await table.click();
+				return now;
+			},
+			(now) => now.error || (!now.busy && now.items !== null && now.headers.length > 0 && now.rows === now.items),
+		);
+		if (panel.error) throw new Error(`the run failed: ${panel.error.slice(0, 500)}`);
+		return { headers: panel.headers, count: panel.rows, text: panel.text };
+	} finally {
+		page.off('response', onResponse);
 	}
-	return result;
+}
+
+/** The output panel in one look: the item count it shows, busy or not, an error, the table's headers, rows and text. */
+function readOutput(out) {
+	return out.evaluate((el) => {
+		const leaves = [...el.querySelectorAll('*')].filter((e) => !e.children.length);
+		const count = leaves.map((e) => /^(\d+) items?$/.exec(e.textContent.trim())).find(Boolean);
+		const table = el.querySelector('table');
+		return {
+			items: count ? Number(count[1]) : null,
+			busy: /Executing node|Loading data|Waiting to execute/.test(el.innerText),
+			error: el.querySelector('[data-test-id*="error" i]')?.innerText.trim() || null,
+			headers: table ? [...table.querySelectorAll('thead th')].map((th) => th.innerText.trim()).filter(Boolean) : [],
+			rows: table ? table.querySelectorAll('tbody tr').length : 0,
+			text: table?.querySelector('tbody')?.innerText ?? '',
+		};
+	});
+}
+
+/** From now on, the answers of the node's listSearch method (searchServices) as the editor gets them: search text -> entry names. */
+function listAnswers(page) {
+	const bySearch = new Map();
+	const record = async (r) => {
+		if (r.request().method() !== 'POST' || !r.url().includes('/rest/dynamic-node-parameters/resource-locator-results')) return;
+		const body = await r.json();
+		const results = body?.data?.results ?? body?.results;
+		if (Array.isArray(results))
+			bySearch.set(
+				r.request().postDataJSON()?.filter ?? '',
+				results.map((x) => x.name),
+			);
+	};
+	page.on('response', (r) => record(r).catch(() => {}));
+	return { bySearch };
+}
+
+/**
+ * The list's entries once they are the answer to `search` as drawn: the list from before a search
+ * stays until its answer comes (n8n waits for the typing to stop), then is emptied and redrawn.
+ */
+async function listShowing(items, answers, search) {
+	let shown = [];
+	await until(
+		`the list drawn from the answer to ${search ? `the search "${search}"` : 'opening it'}`,
+		async () => (shown = (await items.allInnerTexts()).map((s) => s.trim())),
+		(now) => answers.bySearch.has(search) && JSON.stringify(now) === JSON.stringify(answers.bySearch.get(search)),
+		{ seen: () => `the answer ${JSON.stringify(answers.bySearch.get(search) ?? '(none yet)')}, the list ${JSON.stringify(shown)}` },
+	);
+	return shown;
 }
 
 /**
@@ -521,18 +729,6 @@ function searchTextFor(entries) {
 	});
 	assert.ok(text, 'the mock data has a search text that matches some services but not all');
 	return text;
-}
-
-/** The list's entry names once they stop changing and number `expected` (bounded wait; n8n debounces searches). */
-async function settledTexts(page, items, expected) {
-	let texts = [];
-	for (const until = Date.now() + STEP_TIMEOUT_MS / 2; Date.now() < until;) {
-		const now = (await items.allInnerTexts()).map((s) => s.trim());
-		if (now.length === expected && `${now}` === `${texts}`) return now;
-		texts = now;
-		await page.waitForTimeout(250);
-	}
-	return texts;
 }
 
 function slug(s) {
@@ -593,6 +789,7 @@ export async function runBrowserGroup(t, { line, tarball, startMockApi, outDir, 
 		if (!texts) return null;
 		const context = await br.browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
 		context.setDefaultTimeout(STEP_TIMEOUT_MS);
+		context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
 		const page = await context.newPage();
 		const { timings } = await runBrowserSteps({
 			step: (name, fn) => t.test(name, fn),

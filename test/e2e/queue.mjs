@@ -19,7 +19,7 @@ import path from 'node:path';
 
 import { ensureN8n } from '../../tools/lib/n8n-runtime.mjs';
 import { startQueueCluster, webhookListWorkflow, DURABLE_POLLING_ENV } from '../../tools/lib/queue-cluster.mjs';
-import { nodeItems, workflowError } from '../../tools/lib/n8n-instance.mjs';
+import { UNFINISHED_STATUSES, nodeItems, workflowError } from '../../tools/lib/n8n-instance.mjs';
 import { waitUntil } from '../../tools/lib/process.mjs';
 import { connectMcp, publishMcpWorkflow, resultText } from '../../tools/lib/mcp.mjs';
 import { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_TYPE, simplify, triggerWorkflow } from './workflows.mjs';
@@ -28,7 +28,6 @@ const BURST = 40;
 const KILL_BATCH = 16;
 const MSG_401 = /rejected the API key.*401/i;
 const BAD_KEY = 'queue-WRONG-key-5e1b7c2d9a04f863';
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const byEvent = (items) => items.map((i) => [i.event, i.id_service]).sort((a, b) => `${a}`.localeCompare(`${b}`));
 /** The items a poll detected now, and the ones it delivered again (marked `redelivered`, docs/trigger.md). */
 const fresh = (items) => items.filter((i) => i.redelivered === false);
@@ -50,6 +49,15 @@ async function describeExecution(cluster, x) {
 			.flat()
 			.find((r) => r?.error)?.error;
 	return `${x.id}: ${x.status}, ran on [${whoRan(cluster)[String(x.id)] ?? ''}], ${err?.message ?? d.error ?? ''}`;
+}
+
+/** "<n> executions: <count> <status>, ..." for a timeout's message. */
+function byStatus(execs) {
+	const counts = {};
+	for (const x of execs) counts[x.status] = (counts[x.status] ?? 0) + 1;
+	return `${execs.length} executions: ${Object.entries(counts)
+		.map(([status, n]) => `${n} ${status}`)
+		.join(', ')}`;
 }
 
 /** Executions of a workflow (up to 100), as the REST API lists them. */
@@ -138,20 +146,22 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 				}),
 			);
 			const seconds = (Date.now() - t0) / 1000;
-			const failedRuns = (await allExecutions(main, wf.id)).filter((x) => x.status !== 'success' && x.status !== 'running');
+			// An execution's answer can come before its end is stored: judge them once every one has ended.
+			let stored = [];
+			const execs = await waitUntil(
+				`all ${BURST} executions stored and ended`,
+				async () => {
+					stored = await allExecutions(main, wf.id);
+					return stored.length >= BURST && stored.every((x) => !UNFINISHED_STATUSES.includes(x.status)) ? stored : null;
+				},
+				{ timeoutMs: 60_000, describe: () => byStatus(stored) },
+			);
+			const failedRuns = execs.filter((x) => x.status !== 'success');
 			assert.deepEqual(await Promise.all(failedRuns.map((x) => describeExecution(cluster, x))), [], 'failed executions');
 			for (const [i, a] of answers.entries()) {
 				assert.equal(a.status, 200, `request ${i}: HTTP ${a.status} ${a.body.slice(0, 300)}`);
 				assert.deepEqual(JSON.parse(a.body), expected, `request ${i}: not exactly the mock's services`);
 			}
-			const execs = await waitUntil(
-				'all executions stored',
-				async () => {
-					const e = await allExecutions(main, wf.id);
-					return e.length >= BURST && e.every((x) => x.status === 'success') ? e : null;
-				},
-				{ timeoutMs: 30_000 },
-			);
 			const ids = execs.map((e) => String(e.id));
 			assert.equal(ids.length, BURST, `${ids.length} executions stored for ${BURST} requests`);
 			assert.equal(new Set(ids).size, BURST, 'duplicate execution ids');
@@ -371,7 +381,11 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 			created.id_service = 'srv-queue-002';
 			created.values.values.name = 'queue-created-02';
 			log('    restarting the main with durable poll scheduling and cursors on (a service is created meanwhile) ...');
-			await cluster.restartMain({ extraEnv: DURABLE_POLLING_ENV, whileStopped: () => mock.trigger.setServices([...svc, created]) });
+			// At debug level the scheduler logs each poll's outcome, which the last check below waits for.
+			await cluster.restartMain({
+				extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' },
+				whileStopped: () => mock.trigger.setServices([...svc, created]),
+			});
 			log(`    main back in ${(main.startMs / 1000).toFixed(1)} s; waiting for the first scheduled poll ...`);
 			const execs = await waitUntil(
 				'an execution under the scheduler',
@@ -394,11 +408,27 @@ export async function runQueueSuite(t, { tarball, startMockApi, outDir, log = co
 			);
 			const cursor = cluster.pg.query(`select "cursor" from poller_state where "workflowId" = '${trig.wf.id}'`);
 			assert.ok(cursor.includes(created.id_service), `poller_state holds the trigger state with the new service: ${cursor.slice(0, 200)}`);
-			// The next occurrence polls the same listing again: nothing to emit.
-			const polls = mock.trigger.requests.length;
+			// The next occurrence polls the same listing again: nothing to emit. Its outcome is the
+			// scheduler's line for it ("Poll returned no new data" or "... new data; handed off").
+			const mark = main.serverLog.length;
 			log('    waiting for the next scheduled poll over the same listing ...');
-			await waitUntil('the next scheduled poll', () => mock.trigger.requests.length > polls, { timeoutMs: 75_000, everyMs: 500 });
-			await sleep(3000);
+			const outcome = await waitUntil(
+				"the outcome of the next scheduled poll (the scheduler's debug line)",
+				() =>
+					main.serverLog
+						.slice(mark)
+						.split('\n')
+						.filter((l) => l.includes(`"workflowId":"${trig.wf.id}"`))
+						.map((l) => /Poll returned (no new data|new data)/.exec(l)?.[1])
+						.find(Boolean),
+				{ timeoutMs: 75_000, everyMs: 500, describe: () => `${mock.trigger.requests.length} requests to the platform so far` },
+			);
+			log(`    the scheduler's outcome of that poll: ${outcome}`);
+			// Had it emitted, its execution is listed once stored: wait for that before counting.
+			if (outcome === 'new data')
+				await waitUntil('the execution of the repeated poll', async () => (await main.executions(trig.wf.id)).length > trig.seen + 1, {
+					timeoutMs: 30_000,
+				}).catch(() => {});
 			assert.equal((await main.executions(trig.wf.id)).length, trig.seen + 1, 'the repeated poll emitted again');
 			report.durablePolling = { settings: DURABLE_POLLING_ENV, cursorTable: 'poller_state', repeatedPollEmitted: 0 };
 		},

@@ -23,6 +23,9 @@ export const CREDENTIAL_TYPE = 'servicePlatformApi';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The statuses of an execution that has not ended yet. */
+export const UNFINISHED_STATUSES = ['new', 'running', 'waiting', 'unknown'];
+
 // Kept importable from here: the e2e groups and demos built before process.mjs existed import them so.
 export { freePort, makeTempDir, run };
 
@@ -522,7 +525,7 @@ export class N8nInstance {
 		for (;;) {
 			ex = await this.api('GET', `/rest/executions/${executionId}`);
 			// n8n 1.x reports status "success" a moment before the run data is stored: wait for both.
-			if (ex && !['new', 'running', 'waiting'].includes(ex.status) && ex.data) {
+			if (ex && !UNFINISHED_STATUSES.includes(ex.status) && ex.data) {
 				data = typeof ex.data === 'string' ? this.flatted().parse(ex.data) : ex.data;
 				if (Object.keys(data?.resultData?.runData ?? {}).length || data?.resultData?.error) break;
 			}
@@ -544,6 +547,13 @@ export class N8nInstance {
 	async executions(workflowId) {
 		const q = encodeURIComponent(JSON.stringify({ workflowId: String(workflowId) }));
 		const r = await this.api('GET', `/rest/executions?filter=${q}&limit=50`);
+		return r?.results ?? r ?? [];
+	}
+
+	/** Executions of a workflow that have not ended (n8n's REST list filtered by status), newest first. */
+	async unfinishedExecutions(workflowId) {
+		const q = encodeURIComponent(JSON.stringify({ workflowId: String(workflowId), status: UNFINISHED_STATUSES }));
+		const r = await this.api('GET', `/rest/executions?filter=${q}&limit=100`);
 		return r?.results ?? r ?? [];
 	}
 

@@ -174,14 +174,18 @@ export function portIsFree(port) {
 
 /**
  * Calls `fn` (sync or async) every `everyMs` until it returns a truthy value, and returns that value;
- * throws "<what>: not within N s" after `timeoutMs`. For waits on servers and processes the tools start.
+ * throws "<what>: not within N s" after `timeoutMs`, followed by "; last seen: <describe()>" when
+ * `describe` (sync or async) is given: what the last call of `fn` saw, so that a timeout says why.
  */
-export async function waitUntil(what, fn, { timeoutMs, everyMs = 500 }) {
+export async function waitUntil(what, fn, { timeoutMs, everyMs = 500, describe }) {
 	const started = Date.now();
 	for (;;) {
 		const value = await fn();
 		if (value) return value;
-		if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${Math.round(timeoutMs / 1000)} s`);
+		if (Date.now() - started > timeoutMs) {
+			const seen = describe ? `; last seen: ${await describe()}` : '';
+			throw new Error(`${what}: not within ${Math.round(timeoutMs / 1000)} s${seen}`);
+		}
 		await new Promise((resolve) => setTimeout(resolve, everyMs));
 	}
 }
