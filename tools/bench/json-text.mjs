@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What the answer stage's scans of the raw JSON text cost (nodes/shared/answer/jsonText.ts), against
+// What the answer stage's scans of the raw JSON text cost (nodes/shared/answer/jsonText.ts, repeatedKeys.ts), against
 // JSON.parse of the same text: the look for integers beyond 2^53 (every answer) and the check for a
 // key named twice at the top of an object answer (maps, envelopes, single records).
 //
@@ -46,7 +46,8 @@ if (!args.child) {
 
 const require = createRequire(import.meta.url);
 const { generateServices } = require('../mock-platform/data.cjs');
-const { inexactIntegers, repeatedTopLevelKey } = require(join(root, 'dist/nodes/shared/answer/jsonText.js'));
+const { inexactIntegers } = require(join(root, 'dist/nodes/shared/answer/jsonText.js'));
+const { repeatedTopLevelKey } = require(join(root, 'dist/nodes/shared/answer/repeatedKeys.js'));
 
 const size = Number(args.size);
 const runs = Number(args.runs);
