@@ -105,8 +105,9 @@ function readShape(answer: unknown, json: string, reading: Reading, page: number
 function mapRecords(answer: Record<string, unknown>, keys: readonly string[]): unknown[] | undefined {
 	const records = new Array<unknown>(keys.length);
 	for (let index = 0; index < keys.length; index++) {
+		// The records stage checks each record's type; here only whether it is one.
 		const value = answer[keys[index]];
-		if (!isJsonObject(value) || !('id_service' in value)) return undefined;
+		if (typeof value !== 'object' || value === null || !('id_service' in value)) return undefined;
 		records[index] = value;
 	}
 	return records;

@@ -96,13 +96,19 @@ function push(walk: Walk, value: Record<string, unknown> | unknown[], path: stri
 function readField(frame: Frame, key: string, walk: Walk): void {
 	const { place, holder } = frame;
 	const value = (frame.value as Record<string, unknown>)[key];
-	const path = frame.path === '' ? key : `${frame.path}.${key}`;
 	const kind = kindOf(FIELDS.get(normalName(key)), value, place);
-	if (kind !== undefined && (place !== 'unknown' || kind === 'harmless')) return readSignal(kind, { value, path, holder }, walk);
-	if (place === 'top') throw isPagingLike(key) ? unknownPagingField(fieldText(path)) : unknownField(fieldText(path));
-	if (isPagingLike(key)) throw unknownPagingField(fieldText(path));
-	readUnknown(value, path, holder, walk);
+	if (kind !== undefined && (place !== 'unknown' || kind === 'harmless'))
+		return readSignal(kind, { value, path: pathOf(frame, key), holder }, walk);
+	if (place === 'top')
+		throw isPagingLike(key) ? unknownPagingField(fieldText(pathOf(frame, key))) : unknownField(fieldText(pathOf(frame, key)));
+	if (isPagingLike(key)) throw unknownPagingField(fieldText(pathOf(frame, key)));
+	if (typeof value === 'string') {
+		if (looksLikeListingLink(value)) throw unknownLink(fieldText(pathOf(frame, key)), value);
+	} else readUnknown(value, pathOf(frame, key), holder, walk);
 }
+
+/** A field's path, made only where it is needed: most fields of a holder of many are harmless texts. */
+const pathOf = (frame: Frame, key: string) => (frame.path === '' ? key : `${frame.path}.${key}`);
 
 /** An element of an unknown list: judged as a value under the list's name. */
 function readElement(frame: Frame, index: number, walk: Walk): void {

@@ -93,7 +93,9 @@ function letterIndex(code: number, of: Class): number {
  * the last capital of a run (`XMLHttp`) and between letters and digits.
  */
 function hasPagingWord(name: string, words: WordTrie): boolean {
-	const letters: number[] = [];
+	// One list of letters for every name (a map of a million names allocates nothing per name): `count` of them in use.
+	const letters = LETTERS;
+	let count = 0;
 	let possible = true;
 	let before = Class.Separator;
 	let at = 0;
@@ -104,21 +106,21 @@ function hasPagingWord(name: string, words: WordTrie): boolean {
 		const nextCode = next < name.length ? name.codePointAt(next)! : 0;
 		const after = next < name.length ? classOf(nextCode) : Class.Separator;
 		if (of === Class.Separator || startsWord(before, of, after)) {
-			if (letters.length > 0 && possible && madeOfWords(letters, words)) return true;
-			letters.length = 0;
+			if (count > 0 && possible && madeOfWords(letters, count, words)) return true;
+			count = 0;
 			possible = true;
 		}
 		if (of !== Class.Separator && possible) {
 			const letter = letterIndex(code, of);
 			if (letter < 0) possible = false;
-			else letters.push(letter);
+			else letters[count++] = letter;
 		}
 		before = of;
 		at = next;
 		code = nextCode;
 		of = after;
 	}
-	return letters.length > 0 && possible && madeOfWords(letters, words);
+	return count > 0 && possible && madeOfWords(letters, count, words);
 }
 
 // ---- paging and filler words -----------------------------------------------------------------------
@@ -164,18 +166,23 @@ function wordTrie(stems: readonly string[]): WordTrie {
 const FIELD_WORDS = wordTrie(PAGING_WORDS);
 const HEADER_WORDS = wordTrie(PAGING_WORDS.filter((word) => !NOT_IN_HEADERS.includes(word)));
 
-/** Whether `letters` (0..25) split into words of the trie, one paging word at least. */
-function madeOfWords(letters: readonly number[], { next, kind }: WordTrie): boolean {
+const LETTERS: number[] = [];
+let REACH = new Uint8Array(64);
+
+/** Whether the first `count` of `letters` (0..25) split into words of the trie, one paging word at least. */
+function madeOfWords(letters: readonly number[], count: number, { next, kind }: WordTrie): boolean {
 	// reach[i]: letters[0, i) splits into known words; 1 = fillers only, 2 = with a paging word.
-	const reach = new Uint8Array(letters.length + 1);
+	if (REACH.length <= count) REACH = new Uint8Array(count * 2 + 1);
+	const reach = REACH;
+	reach.fill(0, 0, count + 1);
 	reach[0] = 1;
-	for (let start = 0; start < letters.length; start++) {
+	for (let start = 0; start < count; start++) {
 		if (reach[start] === 0) continue;
-		for (let end = start, at = 0; end < letters.length; end++) {
+		for (let end = start, at = 0; end < count; end++) {
 			at = next[at * 26 + letters[end]];
 			if (at < 0) break;
 			if (kind[at] !== 0) reach[end + 1] = Math.max(reach[end + 1], kind[at] === 2 ? 2 : reach[start]);
 		}
 	}
-	return reach[letters.length] === 2;
+	return reach[count] === 2;
 }
