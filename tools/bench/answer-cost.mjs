@@ -24,14 +24,13 @@
 // 0.5.0 took 14x JSON.parse to refuse the 7 MB map: leave 64 out with it, --sizes 1,7).
 // Builds this checkout first (tsc -p tsconfig.build.json) unless --no-build. Prints the load average;
 // --json: also one JSON line at the end ({ rows, limit, loadavg }), for npm run bench.
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { makeTempDir } from '../lib/process.mjs';
 import { formatTable } from '../lib/table.mjs';
 import { benchArgs, fixed, median, readLoadavg, root, runJsonChild } from './common.mjs';
-import { prepareRef } from './refs.mjs';
+import { checkoutsToMeasure } from './refs.mjs';
 
 const { values: args } = benchArgs(import.meta.url, {
 	sizes: { type: 'string', default: '1,7,64' },
@@ -162,15 +161,7 @@ const log = (line = '') => process.stdout.write(`${line}\n`);
 
 // The --against worktrees go into a folder of this run's, removed on clean-up (as in tools/bench/bench.mjs).
 process.env.TMPDIR = makeTempDir('sp-answer-cost-');
-if (!args['no-build']) {
-	const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-		cwd: root,
-		encoding: 'utf8',
-	});
-	if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
-}
-const roots = { this: root };
-for (const ref of args.against) roots[ref] = (await prepareRef(root, ref, (line) => log(line))).dir;
+const roots = await checkoutsToMeasure(root, { build: !args['no-build'], against: args.against, log });
 
 log(`answer cost against JSON.parse, ${rounds} rounds x ${runs} runs; load average at start: ${readLoadavg()}`);
 const perRound = [];

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 
 import { formatTable } from '../lib/table.mjs';
 import { benchArgs, fixed, median, readLoadavg, root } from './common.mjs';
+import { buildCheckout } from './refs.mjs';
 
 const { values: args } = benchArgs(import.meta.url, {
 	size: { type: 'string', default: '100000' },
@@ -28,13 +29,7 @@ const { values: args } = benchArgs(import.meta.url, {
 });
 
 if (!args.child) {
-	if (!args['no-build']) {
-		const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-			cwd: root,
-			encoding: 'utf8',
-		});
-		if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
-	}
+	if (!args['no-build']) buildCheckout(root);
 	// A child with --expose-gc: every run starts from a collected heap.
 	const child = spawnSync(
 		process.execPath,
