@@ -685,9 +685,10 @@ if (answerCost) {
 				{ title: 'CPU', get: (r) => fixed(r.cpu, 2) },
 			]),
 		);
-		// One target: the worst answer of each round.
-		const worst = answerCost.rows[0].rounds.map((_, round) => Math.max(...answerCost.rows.map((r) => r.rounds[round])));
-		target(`answers of tiny entries, up to 64 MB: read <= ${answerCost.limit}x JSON.parse (the worst)`, worst, answerCost.limit);
+		// One target: the worst map or array of each round (the holders of many fields are measured beside it).
+		const judged = answerCost.rows.filter((r) => !r.beside);
+		const worst = judged[0].rounds.map((_, round) => Math.max(...judged.map((r) => r.rounds[round])));
+		target(`maps and arrays of tiny entries to 64 MB: read <= ${answerCost.limit}x JSON.parse (worst)`, worst, answerCost.limit);
 	}
 	log();
 }
