@@ -94,7 +94,8 @@ async function measure({ roots, sizes, runs }) {
 			const row = { shape, sizeMb, bytes: json.length, parse: [], reads: {} };
 			for (const [name, read] of Object.entries(readers)) {
 				const outcome = await read(json);
-				if (outcome.accepted !== accepted)
+				// An earlier build may read it otherwise (0.5.0 accepted a number under an unknown name): only this checkout is held to it.
+				if (name === 'this' && outcome.accepted !== accepted)
 					throw new Error(`${shape} (${name}): expected ${accepted ? 'accepted' : 'refused'}, ${outcome.said}`);
 				row.reads[name] = { wall: [], cpu: [], said: outcome.said };
 			}
