@@ -3,10 +3,15 @@
  * build 1): a listing in any common paging convention, its pages counted from 0 or 1, is either read
  * whole or refused with an error naming a field; never part of it returned as all of it.
  *
- * - Whole listings whose signals agree (with harmless noise in random places) are read exactly.
+ * - Whole listings whose signals agree (with harmless noise in random places: texts under generated
+ *   names the table does not know) are read exactly.
  * - The same listings with an unknown paging-like field (any case and separator style) in a random
  *   place (next to the records, in a holder, inside an unknown object in a holder, a link relation,
  *   a header) end in an error naming that field.
+ * - The same listings with a number or true/false under a generated name the table does not know, in
+ *   a random place of the paging metadata (a holder, an unknown object or list in it), end in an error
+ *   naming it (issue 34: the closed world does not guess by name; the issue's own names, `numFound`,
+ *   `nbHits`, `done`, ..., are fixed examples in closed-world.test.ts and among the drawn names here).
  * - The same listings cut short (the last page served links nowhere, its metadata intact) end in
  *   "The listing is incomplete".
  * And, in memory: any JSON answer with any paging headers and status gives records found in it or a
@@ -22,7 +27,7 @@ import {
 	NOT_IN_HEADERS,
 	PAGING_WORDS,
 } from '../../nodes/shared/answer/signalTable';
-import { normalName } from '../../nodes/shared/answer/names';
+import { isPagingLike, normalName } from '../../nodes/shared/answer/names';
 import { listServicePages, ServiceResponseError } from '../../nodes/shared/listing/listing';
 import { render } from '../../nodes/shared/text/text';
 import type { ApiSession } from '../../nodes/shared/transport/transport';
@@ -102,6 +107,19 @@ const pagingName = (stems: readonly string[]) =>
 		.filter((name) => !KNOWN.has(normalName(name)));
 const HEADER_STEMS = PAGING_WORDS.filter((word) => !NOT_IN_HEADERS.includes(word));
 
+/** A name the table does not know, of any words and letters (not only paging words): generated, not listed. */
+const unknownName = fc
+	.oneof(
+		fc.constantFrom('numFound', 'nbHits', 'found', 'numResults', 'done', 'complete', 'remaining'),
+		fc
+			.tuple(fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { minLength: 1, maxLength: 3 }), fc.constantFrom(...STYLES))
+			.map(([words, style]) => styled(words, style)),
+		fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }),
+	)
+	.filter((name) => /^[\p{L}\p{N}_\-.@$ ]+$/u.test(name) && !KNOWN.has(normalName(name)));
+/** A value that may be a count or a flag. */
+const countOrFlag = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean());
+
 // ---- listings ------------------------------------------------------------------------------------
 
 const conventionNames = Object.keys(CONVENTIONS);
@@ -154,6 +172,9 @@ function holdersOf(body: Record<string, unknown>): Array<{ path: string; holder:
 	return found;
 }
 
+/** Any page, to tell which conventions answer with an object. */
+const SAMPLE = { records: [], n: 1, pages: 1, served: 1, base: 1 as const, total: 0, perPage: 1, origin: '' };
+
 const copy = (answers: PageAnswer[]): PageAnswer[] => JSON.parse(JSON.stringify(answers)) as PageAnswer[];
 
 describe('through the engine, against a real paged server', () => {
@@ -161,10 +182,14 @@ describe('through the engine, against a real paged server', () => {
 		const noise = fc.record({
 			where: fc.nat(),
 			header: fc.boolean(),
-			meta: fc.constantFrom('request_id', 'copyright', 'api_version', 'generated_at', 'warnings'),
+			meta: fc.oneof(
+				fc.constantFrom('request_id', 'copyright', 'api_version', 'generated_at', 'warnings'),
+				unknownName.filter((name) => !isPagingLike(name)),
+			),
+			said: fc.string({ maxLength: 12 }).filter((said) => !said.includes(LISTING_PATH)),
 		});
 		await fc.assert(
-			fc.asyncProperty(listingShape, noise, async (shape, { where, header, meta }) => {
+			fc.asyncProperty(listingShape, noise, async (shape, { where, header, meta, said }) => {
 				const { answers, ids } = build(shape);
 				pages = copy(answers);
 				for (const page of pages) {
@@ -172,7 +197,7 @@ describe('through the engine, against a real paged server', () => {
 						Object.assign(page.headers, { 'X-Request-Id': 'r1', 'Last-Modified': 'Mon, 02 Nov 2026 10:00:00 GMT', 'Retry-After': '0' });
 					if (!isEnvelope(page)) continue;
 					const holders = holdersOf(page.body as Record<string, unknown>).filter(({ links }) => !links);
-					if (holders.length > 0) holders[where % holders.length].holder[meta] = meta === 'warnings' ? ['w'] : 'x';
+					if (holders.length > 0) holders[where % holders.length].holder[meta] = meta === 'warnings' ? [said] : said;
 				}
 				expect(await list()).toEqual({ ids });
 			}),
@@ -220,6 +245,33 @@ describe('through the engine, against a real paged server', () => {
 				const { ids, error } = await list();
 				expect(ids).toBeUndefined();
 				expect(error?.toLowerCase()).toContain(named.toLowerCase());
+			}),
+			{ numRuns: RUNS },
+		);
+	});
+
+	test('the same listing with a number or true/false under a name the node does not know, in the paging metadata: an error naming it', async () => {
+		const shape = listingShape.filter(({ convention }) => isEnvelope(CONVENTIONS[convention]({ ...SAMPLE, origin: api.origin })));
+		const injection = fc.record({
+			page: fc.nat(),
+			where: fc.nat(),
+			how: fc.constantFrom('field', 'object', 'list'),
+			name: unknownName,
+			value: countOrFlag,
+		});
+		await fc.assert(
+			fc.asyncProperty(shape, injection, async (listing, { page, where, how, name, value }) => {
+				pages = copy(build(listing).answers);
+				const body = pages[page % pages.length].body as Record<string, unknown>;
+				const holders = holdersOf(body).filter(({ links }) => !links);
+				if (holders.length === 0) holders.push({ path: 'meta', holder: (body.meta = {}), links: false });
+				const { path, holder } = holders[where % holders.length];
+				const key = how === 'field' ? name : 'extra';
+				holder[key] = how === 'field' ? value : how === 'object' ? { [name]: value } : [{ [name]: value }];
+				const named = how === 'field' ? `${path}.${name}` : how === 'object' ? `${path}.extra.${name}` : `${path}.extra[0].${name}`;
+				const { ids, error } = await list();
+				expect(ids).toBeUndefined();
+				expect(error?.toLowerCase()).toContain(`"${named.toLowerCase()}"`);
 			}),
 			{ numRuns: RUNS },
 		);

@@ -1,12 +1,16 @@
 /**
- * What the answer stage reads from an answer's raw JSON text (nodes/shared/answer/jsonText.ts), with
+ * What the answer stage reads from an answer's raw JSON text (nodes/shared/answer/jsonText.ts and
+ * repeatedKeys.ts), with
  * generated texts: a key named twice at the top of an object is found, however it is spelled
- * (escapes) and wherever the same word also appears; every integer JSON.parse cannot hold exactly is
- * given back as its exact digits, and nothing else changes. The engine tests are in answer-findings.test.ts.
+ * (escapes) and wherever the same word also appears; a key named twice anywhere outside the records
+ * of a paged envelope is found with its path, one inside the records never; every integer JSON.parse
+ * cannot hold exactly is given back as its exact digits, and nothing else changes. The engine tests
+ * are in answer-findings.test.ts and closed-world.test.ts.
  */
 import fc from 'fast-check';
 
-import { inexactIntegers, keepExactIntegers, repeatedTopLevelKey } from '../../nodes/shared/answer/jsonText';
+import { inexactIntegers, keepExactIntegers } from '../../nodes/shared/answer/jsonText';
+import { keyLists, repeatedKeyOutside, repeatedTopLevelKey } from '../../nodes/shared/answer/repeatedKeys';
 
 /** A key as JSON may write it: plainly, or with some of its UTF-16 units as \u escapes (quotes, backslashes and controls always). */
 function spelled(key: string, escapes: number): string {
@@ -47,6 +51,84 @@ test('the key check reads only the top level: the same key deeper, or in a strin
 	expect(repeatedTopLevelKey(text, ['data', 'next', 'meta'])).toBeUndefined();
 	expect(repeatedTopLevelKey('{"next": 1, "ne\\u0078t": 2}', ['next'])).toBe('next');
 	expect(repeatedTopLevelKey('{"a\\/b": 1, "a/b": 2}', ['a/b'])).toBe('a/b');
+});
+
+// ---- a key named twice anywhere outside the records ----------------------------------------------
+
+/** A JSON value written by hand, so an object may name a key twice: its entries as written. */
+type Written = { leaf: unknown } | { entries: Array<[string, Written]> } | { items: Written[] };
+
+const writtenArb: fc.Arbitrary<Written> = fc.letrec<{ node: Written }>((tie) => ({
+	node: fc.oneof(
+		{ depthSize: 'small', withCrossShrink: true },
+		fc.jsonValue({ maxDepth: 0 }).map((leaf) => ({ leaf })),
+		fc
+			.array(fc.tuple(fc.constantFrom('next', 'has_more', 'a', 'b', 'x"y', 'é', '0', '7'), tie('node')), { maxLength: 4 })
+			.map((entries) => ({ entries })),
+		fc.array(tie('node'), { maxLength: 3 }).map((items) => ({ items })),
+	),
+})).node;
+
+function write(value: Written, escapes: number, space: string): string {
+	if ('leaf' in value) return JSON.stringify(value.leaf);
+	if ('items' in value) return `[${space}${value.items.map((item) => write(item, escapes, space)).join(`,${space}`)}${space}]`;
+	return `{${space}${value.entries.map(([key, item]) => `${spelled(key, escapes)}${space}:${space}${write(item, escapes, space)}`).join(`,${space}`)}${space}}`;
+}
+
+/** Where `value` (at `path`) names a key twice in one object, however deep: the oracle. */
+function repeatsIn(value: Written, path: string): string[] {
+	if ('leaf' in value) return [];
+	if ('items' in value) return value.items.flatMap((item, index) => repeatsIn(item, `${path}[${index}]`));
+	const seen = new Set<string>();
+	return value.entries.flatMap(([key, item]) => {
+		const here = seen.has(key) ? [`${path}.${key}`] : [];
+		seen.add(key);
+		return [...here, ...repeatsIn(item, `${path}.${key}`)];
+	});
+}
+
+test('a key named twice in any object outside the records of an envelope is found with its path; inside the records never', () => {
+	const member = fc.tuple(fc.constantFrom('meta', 'links', 'pagination', 'errors', 'next', 'total', '0', '12', 'k\\"'), writtenArb);
+	const envelope = fc.record({
+		members: fc.uniqueArray(member, { selector: ([key]) => key, maxLength: 5 }),
+		recordsAt: fc.nat(),
+		records: fc.array(writtenArb, { maxLength: 3 }),
+		escapes: fc.nat(),
+		space: fc.constantFrom('', ' ', '\n\t'),
+	});
+	fc.assert(
+		fc.property(envelope, ({ members, recordsAt, records, escapes, space }) => {
+			const at = recordsAt % (members.length + 1);
+			const written: Array<[string, Written]> = [...members.slice(0, at), ['data', { items: records }], ...members.slice(at)];
+			const json = write({ entries: written }, escapes, space);
+			const body = JSON.parse(json) as Record<string, unknown>;
+			const expected = members.flatMap(([key, value]) => repeatsIn(value, key));
+			const found = repeatedKeyOutside(json, body, 'data', keyLists());
+			if (expected.length === 0) expect(found).toBeUndefined();
+			else {
+				expect(expected).toContain(found?.path);
+				expect(found?.path.endsWith(`.${found.key}`)).toBe(true);
+			}
+		}),
+		{ numRuns: 2000 },
+	);
+});
+
+test("the issue's examples: a next link named twice, has_more true then false, each at its path", () => {
+	const found = (json: string) => {
+		const body = JSON.parse(json) as Record<string, unknown>;
+		return repeatedKeyOutside(json, body, 'data', keyLists());
+	};
+	expect(found('{"data": [{"id_service": "a", "id_service": "b"}], "links": {"next": "/p2", "next": null}}')).toEqual({
+		key: 'next',
+		path: 'links.next',
+	});
+	expect(found('{"meta": {"page": {"has_more": true, "has_more": false}}, "data": []}')).toEqual({
+		key: 'has_more',
+		path: 'meta.page.has_more',
+	});
+	expect(found('{"data": [], "meta": [{"a": 1}, {"a": 1, "b": 2, "a": 3}]}')).toEqual({ key: 'a', path: 'meta[1].a' });
+	expect(found('{"data": [{"x": 1, "x": 2}], "links": {"next": null}}')).toBeUndefined();
 });
 
 /** A JSON tree whose leaves may be big integers, written where `@@n@@` strings stood. */

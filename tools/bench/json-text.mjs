@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What the answer stage's scans of the raw JSON text cost (nodes/shared/answer/jsonText.ts), against
+// What the answer stage's scans of the raw JSON text cost (nodes/shared/answer/jsonText.ts, repeatedKeys.ts), against
 // JSON.parse of the same text: the look for integers beyond 2^53 (every answer) and the check for a
 // key named twice at the top of an object answer (maps, envelopes, single records).
 //
@@ -19,6 +19,7 @@ import { join } from 'node:path';
 
 import { formatTable } from '../lib/table.mjs';
 import { benchArgs, fixed, median, readLoadavg, root } from './common.mjs';
+import { buildCheckout } from './refs.mjs';
 
 const { values: args } = benchArgs(import.meta.url, {
 	size: { type: 'string', default: '100000' },
@@ -28,13 +29,7 @@ const { values: args } = benchArgs(import.meta.url, {
 });
 
 if (!args.child) {
-	if (!args['no-build']) {
-		const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-			cwd: root,
-			encoding: 'utf8',
-		});
-		if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
-	}
+	if (!args['no-build']) buildCheckout(root);
 	// A child with --expose-gc: every run starts from a collected heap.
 	const child = spawnSync(
 		process.execPath,
@@ -46,7 +41,8 @@ if (!args.child) {
 
 const require = createRequire(import.meta.url);
 const { generateServices } = require('../mock-platform/data.cjs');
-const { inexactIntegers, repeatedTopLevelKey } = require(join(root, 'dist/nodes/shared/answer/jsonText.js'));
+const { inexactIntegers } = require(join(root, 'dist/nodes/shared/answer/jsonText.js'));
+const { repeatedTopLevelKey } = require(join(root, 'dist/nodes/shared/answer/repeatedKeys.js'));
 
 const size = Number(args.size);
 const runs = Number(args.runs);

@@ -98,6 +98,25 @@ async function runVariant(variant, { small = false } = {}) {
 	return await run((small ? smallUrls : urls)[kind], ref === undefined ? undefined : refs[ref]);
 }
 
+/** How long each timed run is left to settle before the next (see timing()). */
+const SETTLE_MS = 50;
+
+/**
+ * The order of the variants in run `run`: every run another, and each variant after another one
+ * from run to run (a rotation would keep every variant after the same one, and a run pays for some
+ * of what the run before it left). A fixed shuffle per run: the same orders on every machine.
+ */
+function orderOf(variants, run) {
+	const order = [...variants];
+	let seed = (run + 1) * 0x9e3779b1;
+	for (let i = order.length - 1; i > 0; i--) {
+		seed = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) >>> 0;
+		const j = seed % (i + 1);
+		[order[i], order[j]] = [order[j], order[i]];
+	}
+	return order;
+}
+
 function check(variant, items, expected) {
 	if (!Array.isArray(items) || items.length !== expected) {
 		throw new Error(`${variant}: expected ${expected} items, got ${Array.isArray(items) ? items.length : typeof items}`);
@@ -120,20 +139,26 @@ async function timing() {
 	}
 	const runs = Number(args.runs);
 	const times = Object.fromEntries(variants.map((variant) => [variant, []]));
+	// This process's CPU time per run too: on a machine other work keeps busy, it moves less than the wall clock.
+	const cpu = Object.fromEntries(variants.map((variant) => [variant, []]));
 	for (let run = 0; run < runs; run++) {
-		// Rotate the order every run so no variant always follows the same one.
-		const order = variants.map((_, i) => variants[(i + run) % variants.length]);
-		for (const variant of order) {
+		for (const variant of orderOf(variants, run)) {
 			gc();
+			const cpuBefore = process.cpuUsage();
 			const started = performance.now();
 			let items = await runVariant(variant);
 			const elapsed = performance.now() - started;
 			check(variant, items, size);
 			items = null;
+			// What a run leaves to background threads (sweeping its garbage, freeing its buffers) is its CPU
+			// time, and must not slow the next run: 0.5.0's bench charged the peer's to the List run after it.
+			await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+			const used = process.cpuUsage(cpuBefore);
 			times[variant].push(elapsed);
+			cpu[variant].push((used.user + used.system) / 1000);
 		}
 	}
-	return { mode, size, bodyBytes: lastBodyBytes, runs, times, unavailable };
+	return { mode, size, bodyBytes: lastBodyBytes, runs, times, cpu, unavailable };
 }
 
 async function memory() {

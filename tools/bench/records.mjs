@@ -16,14 +16,13 @@
 // processes on a shared machine), median of the rounds' medians; this/ref as a paired ratio (each run
 // over the ref's run of the same rotation, median per round, median of the rounds).
 // It builds this checkout first (tsc -p tsconfig.build.json) unless --no-build. Prints the load average.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { makeTempDir } from '../lib/process.mjs';
 import { benchArgs, fixed, median, readLoadavg, root, runJsonChild } from './common.mjs';
-import { prepareRef } from './refs.mjs';
+import { checkoutsToMeasure } from './refs.mjs';
 
 const { values: args } = benchArgs(import.meta.url, {
 	against: { type: 'string', multiple: true, default: [] },
@@ -121,16 +120,7 @@ const log = (line = '') => process.stdout.write(`${line}\n`);
 
 // The --against worktrees go into a folder of this run's, removed on clean-up (as in tools/bench/bench.mjs).
 process.env.TMPDIR = makeTempDir('sp-records-');
-
-if (!args['no-build']) {
-	const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-		cwd: root,
-		encoding: 'utf8',
-	});
-	if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
-}
-const roots = { this: root };
-for (const ref of args.against) roots[ref] = (await prepareRef(root, ref, (line) => log(line))).dir;
+const roots = await checkoutsToMeasure(root, { build: !args['no-build'], against: args.against, log });
 
 log(
 	`record pass of List, ${size.toLocaleString('en-US')} records, ${rounds} rounds x ${runs} runs; load average at start: ${readLoadavg()}`,

@@ -59,3 +59,23 @@ export async function prepareRef(root, ref, progress) {
 	}
 	return { ref, commit, version, dir };
 }
+
+/** Builds the checkout at `root` (tsc -p tsconfig.build.json: the micro benches need no icons); throws with tsc's output on failure. */
+export function buildCheckout(root) {
+	const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+		cwd: root,
+		encoding: 'utf8',
+	});
+	if (tsc.status !== 0) throw new Error(`the build failed:\n${tsc.stdout}${tsc.stderr}`);
+}
+
+/**
+ * The checkouts a micro bench measures: this one (`root`, built unless `build` is false) and each
+ * ref of `against`, prepared as above: { this: root, [ref]: its checkout }.
+ */
+export async function checkoutsToMeasure(root, { build, against, log }) {
+	if (build) buildCheckout(root);
+	const roots = { this: root };
+	for (const ref of against) roots[ref] = (await prepareRef(root, ref, log)).dir;
+	return roots;
+}

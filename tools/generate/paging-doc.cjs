@@ -91,7 +91,7 @@ function renderSignalTables(table) {
 		'',
 		'### Known to be harmless',
 		'',
-		`Fields: ${harmless(FIELD_SIGNALS)}, and Spring's \`first\` when it is \`true\` or \`false\`. Link relations: ${harmless(LINK_RELATIONS)}. Headers: ${harmless(HEADER_SIGNALS)}. Inside a holder, any field whose name is not paging-like (a request id, a copyright, warnings) and that holds no link to the listing.`,
+		`Fields: ${harmless(FIELD_SIGNALS)}, and Spring's \`first\` when it is \`true\` or \`false\`. Link relations: ${harmless(LINK_RELATIONS)}. Headers: ${harmless(HEADER_SIGNALS)}. Inside a holder, a text under a name the tables do not know (a request id, a copyright, warnings), unless the name is paging-like or the text links to the listing; a number or true/false under such a name is an error (it may be a total or a flag: Solr's \`numFound\`, Algolia's \`nbHits\`, \`done: false\`).`,
 		'',
 		'### Paging-like names',
 		'',

@@ -8,7 +8,8 @@ import { readEnvelope } from './envelope';
 import type { FoundLink, PageSignals, Position } from './evidence';
 import { Reading } from './evidence';
 import { readHeaders } from './headers';
-import { keepExactIntegers, repeatedTopLevelKey } from './jsonText';
+import { keepExactIntegers } from './jsonText';
+import { keyLists, repeatedKeyOutside, repeatedTopLevelKey } from './repeatedKeys';
 import { byName, isPagingLike, normalName } from './names';
 import { FIELD_SIGNALS } from './signalTable';
 
@@ -43,11 +44,7 @@ export function readAnswer(response: Pick<ApiResponse, 'body' | 'text' | 'header
 	const body = keepExactIntegers(response.body, json);
 	const reading = new Reading(position);
 	readHeaders(headers, status, reading);
-	if (isJsonObject(body)) {
-		const repeated = repeatedTopLevelKey(json, Object.keys(body));
-		if (repeated !== undefined) throw repeatedKey(repeated);
-	}
-	const found = readShape(body, reading, position.page);
+	const found = readShape(body, json, reading, position.page);
 	reading.judge(url, found.items.length);
 	return { ...found, next: reading.next(url), signals: reading.signals, url, status };
 }
@@ -57,44 +54,63 @@ export function readAnswer(response: Pick<ApiResponse, 'body' | 'text' | 'header
  * so every plausible wrapping is accepted: an array, a single record, a map keyed by id, an object
  * with one property holding the array, or a paged envelope (records under `data`, `items`,
  * `results`, `services` or `content`, every other field read by envelope.ts). Status fields saying
- * "no error" are set aside first. Anything else is an error naming what came.
+ * "no error" are set aside first. An object answer that is one of these has no key named twice
+ * (repeatedKeys.ts); anything else is an error naming what came. An answer of a million keys costs about
+ * what JSON.parse paid for it: its keys are listed once, and each is read once.
  */
-function readShape(answer: unknown, reading: Reading, page: number): RecordsOfPage {
+function readShape(answer: unknown, json: string, reading: Reading, page: number): RecordsOfPage {
 	const onPage = page > 1 ? text` on page ${page}` : own('');
 	const byPosition = (items: unknown[], where: Text = own('')): RecordsOfPage => ({
 		items,
 		labelOf: (i) => text`#${i + 1} of ${items.length}${where}${onPage}`,
 	});
 	if (Array.isArray(answer)) return byPosition(answer);
-	if (isJsonObject(answer)) {
-		if ('id_service' in answer) return byPosition([answer]);
-		const body = withoutStatus(answer);
-		const keys = Object.keys(body);
-		if (keys.length === 1 && Array.isArray(body[keys[0]])) {
-			return byPosition(body[keys[0]] as unknown[], text` in "${foreign(keys[0], 60)}"`);
-		}
-		const recordsKey = pagedEnvelopeKey(body);
-		if (recordsKey !== undefined) {
-			readEnvelope(body, recordsKey, reading);
-			return byPosition(body[recordsKey] as unknown[], text` in "${foreign(recordsKey, 60)}"`);
-		}
-		const values = Object.values(body);
-		// `{}` is an empty map; `{"errors": []}` only reports a status, and holds no listing.
-		const onlyStatus = keys.length === 0 && body !== answer;
-		if (!onlyStatus && values.every((value) => isJsonObject(value) && 'id_service' in value)) {
-			return { items: values, labelOf: (i) => text`"${foreign(keys[i], 60)}" (#${i + 1} of ${keys.length})${onPage}` };
-		}
-		const arrays = values.some(Array.isArray);
-		const pagingLike = keys.find((key) => isPagingLike(key) || kindsOf(key).some((kind) => kind !== 'records' && kind !== 'status'));
-		throw unknownShape(answer, arrays || pagingLike !== undefined ? { field: pagingLike } : undefined);
+	if (!isJsonObject(answer)) throw unknownShape(answer);
+	const keysOf = keyLists();
+	const keys = keysOf(answer);
+	const once = () => {
+		const repeated = repeatedTopLevelKey(json, keys);
+		if (repeated !== undefined) throw repeatedKey(repeated);
+	};
+	if ('id_service' in answer) {
+		once();
+		return byPosition([answer]);
 	}
-	throw unknownShape(answer);
+	const { rest, recordsKeys } = readNames(answer, keys);
+	if (rest.length === 1 && Array.isArray(answer[rest[0]])) {
+		once();
+		return byPosition(answer[rest[0]] as unknown[], text` in "${foreign(rest[0], 60)}"`);
+	}
+	// A paged envelope: exactly one key of the records kind holds an array (two: none, the shape is unknown).
+	const recordsKey = recordsKeys.length === 1 ? recordsKeys[0] : undefined;
+	if (recordsKey !== undefined) {
+		once();
+		const repeated = repeatedKeyOutside(json, answer, recordsKey, keysOf);
+		if (repeated !== undefined) throw repeatedKey(repeated.key, repeated.path);
+		readEnvelope(answer, rest, recordsKey, reading, keysOf);
+		return byPosition(answer[recordsKey] as unknown[], text` in "${foreign(recordsKey, 60)}"`);
+	}
+	// `{}` is an empty map; `{"errors": []}` only reports a status, and holds no listing.
+	const records = rest.length > 0 || keys.length === 0 ? mapRecords(answer, rest) : undefined;
+	if (records !== undefined) {
+		once();
+		return { items: records, labelOf: (i) => text`"${foreign(rest[i], 60)}" (#${i + 1} of ${rest.length})${onPage}` };
+	}
+	const arrays = rest.some((key) => Array.isArray(answer[key]));
+	const pagingLike = rest.find((key) => isPagingLike(key) || kindsOf(key).some((kind) => kind !== 'records' && kind !== 'status'));
+	throw unknownShape(answer, arrays || pagingLike !== undefined ? { field: pagingLike } : undefined, keys);
 }
 
-/** The records key of a paged envelope: the one key of the records kind that holds an array (two: none, the shape is unknown). */
-function pagedEnvelopeKey(body: Record<string, unknown>): string | undefined {
-	const keys = Object.keys(body).filter((key) => Array.isArray(body[key]) && kindsOf(key).includes('records'));
-	return keys.length === 1 ? keys[0] : undefined;
+/** The values of `keys` when every one is a record (a map of records keyed by id), else undefined. */
+function mapRecords(answer: Record<string, unknown>, keys: readonly string[]): unknown[] | undefined {
+	const records = new Array<unknown>(keys.length);
+	for (let index = 0; index < keys.length; index++) {
+		// The records stage checks each record's type; here only whether it is one.
+		const value = answer[keys[index]];
+		if (typeof value !== 'object' || value === null || !('id_service' in value)) return undefined;
+		records[index] = value;
+	}
+	return records;
 }
 
 /**
@@ -112,18 +128,23 @@ function reportsError(key: string, value: unknown): boolean | undefined {
 	return true;
 }
 
-/** An answer without the status fields that say "no error"; throws the platform's error if one says there is one. */
-function withoutStatus(body: Record<string, unknown>): Record<string, unknown> {
-	let fine: string[] | undefined;
-	for (const key of Object.keys(body)) {
-		// A map of 100,000 ids: only short keys can be a status field.
-		if (key.length > 12 || !kindsOf(key).includes('status')) continue;
-		const failed = reportsError(key, body[key]);
-		if (failed) throw platformError(platformMessageOf(body));
-		if (failed === false) (fine ??= []).push(key);
+/**
+ * The answer's keys read by name, once: `rest` without the status fields that say "no error" (throws
+ * the platform's error if one says there is one), and `recordsKeys`, those of the records kind that hold
+ * an array. A map of 100,000 ids: only short keys can be either (every name of the table is short).
+ */
+function readNames(answer: Record<string, unknown>, keys: string[]): { rest: string[]; recordsKeys: string[] } {
+	let fine: Set<string> | undefined;
+	const recordsKeys: string[] = [];
+	for (const key of keys) {
+		if (key.length > 32) continue;
+		const kinds = FIELDS.get(normalName(key));
+		if (kinds === undefined) continue;
+		if (kinds.includes('records') && Array.isArray(answer[key])) recordsKeys.push(key);
+		if (key.length > 12 || !kinds.includes('status')) continue;
+		const failed = reportsError(key, answer[key]);
+		if (failed) throw platformError(platformMessageOf(answer));
+		if (failed === false) (fine ??= new Set()).add(key);
 	}
-	if (fine === undefined) return body;
-	const rest = { ...body };
-	for (const key of fine) delete rest[key];
-	return rest;
+	return { rest: fine === undefined ? keys : keys.filter((key) => !fine.has(key)), recordsKeys };
 }

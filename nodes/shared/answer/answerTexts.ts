@@ -50,6 +50,18 @@ export function unknownLink(where: Text, link: string): ServiceResponseError {
 	);
 }
 
+/**
+ * A number or true/false under a name the table does not know, in the paging metadata: it may be a
+ * total (Solr's `numFound`, Algolia's `nbHits`) or say whether the listing is finished (`done`,
+ * `remaining`), and the node cannot tell which.
+ */
+export function unknownValue(where: Text, value: unknown): ServiceResponseError {
+	return new ServiceResponseError(
+		text`The answer holds ${where} (${typeof value === 'boolean' ? own('true or false') : own('a number')}: ${quoted(value)}) in its paging metadata, which the node does not know`,
+		text`A number or true/false among the paging fields may say how many services the listing has or whether more follow, so the node does not return the listing as if it were whole. ${CLOSED_WORLD}${PROVIDER_HINT}`,
+	);
+}
+
 /** A known field whose value the node cannot read as what it means there (`as a count`, `as true or false`). */
 export function unreadable(where: Text, value: unknown, as: Text): ServiceResponseError {
 	return new ServiceResponseError(
@@ -87,9 +99,12 @@ export function platformError(said: string | undefined): ServiceResponseError {
 	);
 }
 
-export function repeatedKey(key: string): ServiceResponseError {
+/** A key named twice in one object: `path` is where (the key alone at the top of the answer, `links.next` deeper). */
+export function repeatedKey(key: string, path = key): ServiceResponseError {
 	return new ServiceResponseError(
-		text`The answer names the key "${foreign(key, 80)}" twice in one object`,
+		path === key
+			? text`The answer names the key "${foreign(key, 80)}" twice in one object`
+			: text`The answer names the key "${foreign(key, 80)}" twice in one object, at ${fieldText(path)}`,
 		text`A JSON object holds each key once; with two, the node cannot tell which record or value the platform meant (it would keep only the last). ${PROVIDER_HINT}`,
 	);
 }
@@ -98,10 +113,10 @@ export function repeatedKey(key: string): ServiceResponseError {
  * The answer is none of the shapes the node reads. `paginated`: it looks like a page (an array next to
  * other fields), with `field` the first whose name looks like paging, if one does.
  */
-export function unknownShape(answer: unknown, paginated?: { field?: string }): ServiceResponseError {
+export function unknownShape(answer: unknown, paginated?: { field?: string }, keys?: readonly string[]): ServiceResponseError {
 	const named = paginated?.field === undefined ? own('') : text` (${fieldText(paginated.field)})`;
 	return new ServiceResponseError(
-		text`The API answered with ${describeShape(answer)}, not a list of services`,
+		text`The API answered with ${describeShape(answer, keys)}, not a list of services`,
 		text`Expected an array of service records, a single record, a map of records keyed by id, or an object with one property holding the array. ${
 			paginated === undefined
 				? own('')
@@ -110,12 +125,12 @@ export function unknownShape(answer: unknown, paginated?: { field?: string }): S
 	);
 }
 
-/** Names a JSON value's shape without its content: types, sizes and at most ten top-level keys. */
-export function describeShape(value: unknown): Text {
+/** Names a JSON value's shape without its content: types, sizes and at most ten top-level keys (`keys`, when listed already). */
+export function describeShape(value: unknown, keys?: readonly string[]): Text {
 	if (value === null) return own('null');
 	if (Array.isArray(value)) return text`an array of ${value.length} item(s)`;
 	if (isJsonObject(value)) {
-		const keys = Object.keys(value);
+		keys ??= Object.keys(value);
 		if (keys.length === 0) return own('an empty object');
 		const listed = join(
 			keys.slice(0, 10).map((key) => text`${foreign(key, 40)} (${describeType(value[key])})`),

@@ -1,8 +1,19 @@
 import { isJsonObject } from '../json/json';
 import type { Text } from '../text/text';
 import { foreign, own, text } from '../text/text';
-import { fieldText, nextNotALink, quoted, SERVICES_PATH, unknownField, unknownLink, unknownPagingField, unreadable } from './answerTexts';
+import {
+	fieldText,
+	nextNotALink,
+	quoted,
+	SERVICES_PATH,
+	unknownField,
+	unknownLink,
+	unknownPagingField,
+	unknownValue,
+	unreadable,
+} from './answerTexts';
 import type { FoundLink, PageOfPages, Reading } from './evidence';
+import type { KeysOf } from './repeatedKeys';
 import { cursorOf, flagOf, isCountKind, linkOf } from './evidence';
 import { byName, isPagingLike, normalName } from './names';
 import type { SignalKind } from './signalTable';
@@ -11,57 +22,105 @@ import { FIELD_SIGNALS, LINK_RELATIONS } from './signalTable';
 /**
  * Reads every field of a paged envelope besides its records, at any level, with the signal table:
  * understood (a signal for the Reading), known to be harmless, or an error naming it. Next to the
- * records an unknown field is an error; inside a holder (`meta`, `pagination`, ...) an unknown field
- * is harmless unless its name is paging-like (names.ts) or its value is a link to the listing, and
- * what it holds is read the same way.
+ * records an unknown field is an error. Inside a holder (`meta`, `pagination`, ...) the world is
+ * closed too: a number or true/false under a name the table does not know is an error (it may be a
+ * total or a flag about the rest: Solr's `numFound`, `done: false`), and so is an unknown name that
+ * is paging-like (names.ts) or a text that links to the listing; other texts are harmless (request
+ * ids, copyrights, warnings), and what an unknown object or list holds is judged the same way.
  */
 
 const FIELDS = byName(FIELD_SIGNALS);
 const RELATIONS = byName(LINK_RELATIONS);
 
-/** Where a field is: next to the records, in a holder, or inside an unknown object in a holder. */
+/** Where a field is: next to the records, in a holder, or inside an unknown object or list in a holder. */
 type Place = 'top' | 'holder' | 'unknown';
-interface Field {
-	key: string;
-	value: unknown;
+/** An object or list being read: its fields are read one by one, depth first, in the answer's order. */
+interface Frame {
+	value: Record<string, unknown> | unknown[];
+	/** Its keys; undefined for a list. */
+	keys: string[] | undefined;
+	index: number;
+	/** Its place in the answer as the platform wrote it (`meta.pagination`, `meta.codes[2]`). */
 	path: string;
 	place: Place;
 	/** The page of pages of the holder it is in. */
 	holder: PageOfPages;
+	skip?: string;
+}
+/** One field as readSignal reads it. */
+interface Field {
+	value: unknown;
+	path: string;
+	holder: PageOfPages;
+}
+/** What reading the envelope carries: the objects and lists still being read, the keys of each object (listed once). */
+interface Walk {
+	reading: Reading;
+	stack: Frame[];
+	keysOf: KeysOf;
 }
 
-export function readEnvelope(envelope: Record<string, unknown>, recordsKey: string, reading: Reading): void {
+/**
+ * `keys`: the envelope's keys to read (its status fields that say "no error" left out), `recordsKey`
+ * among them; `keysOf` lists an object's keys (once per answer: repeatedKeys.ts reads them too).
+ */
+export function readEnvelope(
+	envelope: Record<string, unknown>,
+	keys: string[],
+	recordsKey: string,
+	reading: Reading,
+	keysOf: KeysOf,
+): void {
 	const top: PageOfPages = {};
 	reading.pageOfPages.push(top);
-	const stack: Field[] = [];
-	pushFields(stack, envelope, '', 'top', top, recordsKey);
-	// Depth first, in the answer's order; an explicit stack: an envelope nested thousands deep is no crash.
-	for (let field = stack.pop(); field !== undefined; field = stack.pop()) readField(field, reading, stack);
-}
-
-function pushFields(stack: Field[], holder: Record<string, unknown>, at: string, place: Place, pages: PageOfPages, skip?: string): void {
-	const keys = Object.keys(holder);
-	for (let index = keys.length - 1; index >= 0; index--) {
-		const key = keys[index];
-		if (key !== skip) stack.push({ key, value: holder[key], path: at === '' ? key : `${at}.${key}`, place, holder: pages });
+	// An explicit stack of objects (not of fields: a holder of a million fields allocates nothing per field): an envelope nested thousands deep is no crash.
+	const stack: Frame[] = [{ value: envelope, keys, index: 0, path: '', place: 'top', holder: top, skip: recordsKey }];
+	const walk: Walk = { reading, stack, keysOf };
+	while (stack.length > 0) {
+		const frame = stack[stack.length - 1];
+		const { keys, value } = frame;
+		const at = frame.index++;
+		if (keys === undefined) {
+			if (at < (value as unknown[]).length) readElement(frame, at, walk);
+			else stack.pop();
+		} else if (at < keys.length) {
+			if (keys[at] !== frame.skip) readField(frame, keys[at], walk);
+		} else stack.pop();
 	}
 }
 
-function readField(field: Field, reading: Reading, stack: Field[]): void {
-	const { key, value, path, place } = field;
-	if (place !== 'unknown') {
-		const kind = kindOf(FIELDS.get(normalName(key)), value, place);
-		if (kind !== undefined) return readSignal(kind, field, reading, stack);
-		if (place === 'top') throw isPagingLike(key) ? unknownPagingField(fieldText(path)) : unknownField(fieldText(path));
-	}
-	if (isPagingLike(key)) throw unknownPagingField(fieldText(path));
-	if (typeof value === 'string' && looksLikeListingLink(value)) throw unknownLink(fieldText(path), value);
-	if (isJsonObject(value)) pushFields(stack, value, path, 'unknown', field.holder);
-	else if (Array.isArray(value)) {
-		for (let index = value.length - 1; index >= 0; index--) {
-			stack.push({ key: '', value: value[index], path: `${path}[${index}]`, place: 'unknown', holder: field.holder });
-		}
-	}
+function push(walk: Walk, value: Record<string, unknown> | unknown[], path: string, place: Place, holder: PageOfPages): void {
+	walk.stack.push({ value, keys: Array.isArray(value) ? undefined : walk.keysOf(value), index: 0, path, place, holder });
+}
+
+function readField(frame: Frame, key: string, walk: Walk): void {
+	const { place, holder } = frame;
+	const value = (frame.value as Record<string, unknown>)[key];
+	const kind = kindOf(FIELDS.get(normalName(key)), value, place);
+	if (kind !== undefined && (place !== 'unknown' || kind === 'harmless'))
+		return readSignal(kind, { value, path: pathOf(frame, key), holder }, walk);
+	if (place === 'top')
+		throw isPagingLike(key) ? unknownPagingField(fieldText(pathOf(frame, key))) : unknownField(fieldText(pathOf(frame, key)));
+	if (isPagingLike(key)) throw unknownPagingField(fieldText(pathOf(frame, key)));
+	if (typeof value === 'string') {
+		if (looksLikeListingLink(value)) throw unknownLink(fieldText(pathOf(frame, key)), value);
+	} else readUnknown(value, pathOf(frame, key), holder, walk);
+}
+
+/** A field's path, made only where it is needed: most fields of a holder of many are harmless texts. */
+const pathOf = (frame: Frame, key: string) => (frame.path === '' ? key : `${frame.path}.${key}`);
+
+/** An element of an unknown list: judged as a value under the list's name. */
+function readElement(frame: Frame, index: number, walk: Walk): void {
+	readUnknown((frame.value as unknown[])[index], `${frame.path}[${index}]`, frame.holder, walk);
+}
+
+/** A value in a holder under a name the table does not know (and not paging-like). */
+function readUnknown(value: unknown, path: string, holder: PageOfPages, walk: Walk): void {
+	if (typeof value === 'number' || typeof value === 'boolean') throw unknownValue(fieldText(path), value);
+	if (typeof value === 'string') {
+		if (looksLikeListingLink(value)) throw unknownLink(fieldText(path), value);
+	} else if (value !== null && typeof value === 'object') push(walk, value as Record<string, unknown>, path, 'unknown', holder);
 }
 
 /** A link to the listing the table does not know: the listing's path with a query or a further segment. */
@@ -79,7 +138,8 @@ function kindOf(kinds: readonly SignalKind[] | undefined, value: unknown, place:
 	return usable[0];
 }
 
-function readSignal(kind: SignalKind, field: Field, reading: Reading, stack: Field[]): void {
+function readSignal(kind: SignalKind, field: Field, walk: Walk): void {
+	const { reading } = walk;
 	const { value, path, holder } = field;
 	const where = fieldText(path);
 	if (isCountKind(kind)) {
@@ -91,7 +151,8 @@ function readSignal(kind: SignalKind, field: Field, reading: Reading, stack: Fie
 			if (isJsonObject(value)) {
 				const pages: PageOfPages = {};
 				reading.pageOfPages.push(pages);
-				return pushFields(stack, value, path, 'holder', pages);
+				push(walk, value, path, 'holder', pages);
+				return;
 			}
 			// PHP writes an empty object as `[]` (`"meta": []`): nothing in it.
 			if (value !== null && !(Array.isArray(value) && value.length === 0))
@@ -161,7 +222,9 @@ export function relation(rel: string, value: unknown, path: string, where: Text,
 	const kind = RELATIONS.get(normalName(rel))?.[0];
 	if (kind === undefined) {
 		if (isPagingLike(rel)) throw unknownPagingField(where);
-		return; // another relation (alternate, describedby, ...): harmless
+		// Another relation (alternate, describedby, ...) is harmless, unless it holds what may be a count or a flag.
+		if (typeof value === 'number' || typeof value === 'boolean') throw unknownValue(where, value);
+		return;
 	}
 	if (kind === 'harmless') return;
 	addLink(kind, value, path, where, reading);

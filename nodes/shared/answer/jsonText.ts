@@ -1,27 +1,27 @@
 /**
- * What JSON.parse says nothing about, read from the answer's raw text: a key named twice at the top
- * of an object (JSON.parse keeps the last), and integers JavaScript cannot hold exactly (beyond
- * 2^53, JSON.parse rounds them). Both scans are linear; tools/bench/json-text.mjs measures them against
- * JSON.parse of the same text.
+ * What JSON.parse says nothing about, read from the answer's raw text: integers JavaScript cannot
+ * hold exactly (beyond 2^53, JSON.parse rounds them), here, and a key named twice in one object
+ * (repeatedKeys.ts), with the steps through valid JSON text both use. The scans are linear;
+ * tools/bench/json-text.mjs measures them against JSON.parse of the same text.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_OBJECT = 0x7b;
+export const CLOSE_OBJECT = 0x7d;
+export const OPEN_ARRAY = 0x5b;
+export const CLOSE_ARRAY = 0x5d;
+export const COMMA = 0x2c;
 
-const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+export const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
-function skipSpace(json: string, at: number): number {
+export function skipSpace(json: string, at: number): number {
 	while (isSpace(json.charCodeAt(at))) at++;
 	return at;
 }
 
 /** The index after the string that starts (with its quote) at `at`. */
-function stringEnd(json: string, at: number): number {
+export function stringEnd(json: string, at: number): number {
 	let end = json.indexOf('"', at + 1);
 	for (;;) {
 		let backslashes = 0;
@@ -32,7 +32,7 @@ function stringEnd(json: string, at: number): number {
 }
 
 /** The index after the value that starts at `at` (valid JSON: it was parsed). */
-function valueEnd(json: string, at: number): number {
+export function valueEnd(json: string, at: number): number {
 	const first = json.charCodeAt(at);
 	if (first === QUOTE) return stringEnd(json, at);
 	if (first !== OPEN_OBJECT && first !== OPEN_ARRAY) {
@@ -57,50 +57,13 @@ function valueEnd(json: string, at: number): number {
 }
 
 /** A key token's text (its escapes read as JSON reads them: `"srv\u002d1"` is `srv-1`). */
-function keyOf(token: string): string {
+export function keyOf(token: string): string {
 	return token.includes('\\') ? (JSON.parse(token) as string) : token.slice(1, -1);
 }
 
-/**
- * The first key the object `json` (valid JSON text of an object, parsed as `keys`) names twice at its
- * top level, or undefined. When the object has few keys (an envelope, one record), each spelled
- * plainly in a text without `\u` escapes, a key found only once in the whole text cannot be twice
- * (a fast native search); otherwise the top level is scanned (a map of records: every key).
- */
-export function repeatedTopLevelKey(json: string, keys: readonly string[]): string | undefined {
-	const plain = keys.length <= 16 && !json.includes('\\u') && keys.every((key) => PLAIN_KEY.test(key) && !occursTwice(json, key));
-	return plain ? undefined : scanTopLevelKeys(json);
-}
-
-/** A key JSON can only write one way without `\u`: no quote, backslash, slash or control character. */
-const PLAIN_KEY = /^[^"\\/\u0000-\u001f]*$/;
-
-/** Whether `"key"` is in `json` twice: a search for `key"` (a search that starts with a quote is ten times slower), each found checked for its opening quote. */
-function occursTwice(json: string, key: string): boolean {
-	const token = `${key}"`;
-	let found = 0;
-	for (let at = json.indexOf(token, 1); at >= 0; at = json.indexOf(token, at + 1)) {
-		if (json.charCodeAt(at - 1) === QUOTE && ++found === 2) return true;
-	}
-	return false;
-}
-
-function scanTopLevelKeys(json: string): string | undefined {
-	let at = skipSpace(json, 0);
-	if (json.charCodeAt(at) !== OPEN_OBJECT) return undefined;
-	const keys = new Set<string>();
-	at = skipSpace(json, at + 1);
-	while (json.charCodeAt(at) === QUOTE) {
-		const end = stringEnd(json, at);
-		const key = keyOf(json.slice(at, end));
-		if (keys.has(key)) return key;
-		keys.add(key);
-		at = skipSpace(json, skipSpace(json, end) + 1); // past the colon
-		at = skipSpace(json, valueEnd(json, at));
-		if (json.charCodeAt(at) !== COMMA) break;
-		at = skipSpace(json, at + 1);
-	}
-	return undefined;
+export function skipBack(json: string, at: number): number {
+	while (at > 0 && isSpace(json.charCodeAt(at))) at--;
+	return at;
 }
 
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
@@ -172,11 +135,6 @@ export function inexactIntegers(json: string): InexactInteger[] {
 		} else at++;
 	}
 	return found;
-}
-
-function skipBack(json: string, at: number): number {
-	while (at > 0 && isSpace(json.charCodeAt(at))) at--;
-	return at;
 }
 
 /**

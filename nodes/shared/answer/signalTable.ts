@@ -5,8 +5,9 @@
  * envelope (at any level), every header and status that carries paging meaning in common APIs, and
  * the names known to carry none. Data only: envelope.ts and headers.ts read answers with it, and
  * docs/paging.md is generated from it (tools/generate/paging-doc.cjs; a unit test fails while the page
- * is stale). Anything an answer holds that is not here is judged by its name (names.ts): paging-like,
- * an error naming it; otherwise harmless inside a paging object, an error next to the records.
+ * is stale). Anything an answer holds that is not here is an error naming it, next to the records;
+ * inside a paging object a number or true/false is too (it may be a total or a flag), and a text is
+ * judged by its name (names.ts): paging-like, an error naming it; otherwise harmless.
  */
 
 /** What a field, a header or a link relation means to the reader. */
@@ -49,7 +50,7 @@ export const KIND_RULES: Record<SignalKind, { means: string; rule: string }> = {
 	},
 	holder: {
 		means: 'an object holding paging metadata; holders nest (`meta.pagination`, `meta.page`)',
-		rule: 'every field in it is read by this table; an unknown paging-like name is an error',
+		rule: 'every field in it is read by this table; under a name it does not know, a number or true/false is an error, and so is a paging-like name or a text linking to the listing; another text is harmless',
 	},
 	links: {
 		means: 'links by relation: an object (`links.next`, `_links.next.href`), a list of `{rel, href}`, the Link header',
