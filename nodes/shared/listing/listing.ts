@@ -104,8 +104,8 @@ interface Walk {
  * must add up (completeness.ts): a listing that says more exists than was read is an error, never
  * returned as if it were whole. `from` resumes at a page URL an earlier read gave as `next` (then
  * only that page's own signals count); `simplify` asks for each page's `services` too;
- * `pagesWanted` says how many pages after a page the caller may still read (Get: none once the id
- * is found), so no more are read ahead. Pages are read ahead along the platform's own sequence
+ * `pagesWanted`, called with each page just before it is yielded, says how many pages after it the
+ * caller may still read (Get: none once the id is found): no more are read ahead. Pages are read ahead along the platform's own sequence
  * (readAhead.ts); the pages yielded, and the errors, are the one-by-one walk's. Errors are n8n
  * errors with the item index, already redacted. One debug log line per listing says what it did.
  */
@@ -126,7 +126,7 @@ export async function* listServicePages(
 			const answer = await fetchAnswer(session, ahead, target, { page: pageNumber, resumed: walk.resumed });
 			const page = joinPage(session, walk, answer, pageNumber, simplify);
 			pagesRead = pageNumber;
-			const wanted = page.next === undefined ? 0 : (pagesWanted?.(page) ?? Infinity);
+			const wanted = pagesWanted?.(page) ?? Infinity;
 			ahead.follow(answer, { position: pageNumber, records: page.records.length, next: page.next, wanted });
 			ended = page.next === undefined ? own('read whole') : own('stopped early by its reader');
 			yield page;
