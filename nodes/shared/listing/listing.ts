@@ -6,7 +6,7 @@ import { checkPageRecords } from '../record/pageRecords';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
 import { DescribedError } from '../errors/errors';
 import type { Text } from '../text/text';
-import { foreign, own, text, thousands } from '../text/text';
+import { foreign, formatDuration, own, text, thousands } from '../text/text';
 import type { ApiSession } from '../transport/transport';
 import type { ApiContext, RequestLimits } from '../transport/types';
 import { ownPathUrl } from '../transport/quotedUrl';
@@ -117,6 +117,7 @@ export async function* listServicePages(
 	const ahead = new ReadAhead(session, { action: LIST_ACTION, resumed: walk.resumed, maxPages: MAX_LISTING_PAGES });
 	// The first page's address is the node's own path on the Base URL: quoted so (transport/quotedUrl.ts).
 	let target: string | { path: Text } = from ?? { path: SERVICES_PATH };
+	const startedAt = Date.now();
 	let pagesRead = 0;
 	let ended = own('failed on page 1');
 	try {
@@ -135,7 +136,10 @@ export async function* listServicePages(
 		}
 	} finally {
 		ahead.close();
-		session.debug(text`Services listing ${ended}: ${pagesRead} page(s), ${thousands(walk.seen.size)} services; ${ahead.summary()}`);
+		const took = formatDuration(Date.now() - startedAt);
+		session.debug(
+			text`Services listing ${ended} in ${took}: ${pagesRead} page(s), ${thousands(walk.seen.size)} services; ${ahead.summary()}`,
+		);
 	}
 }
 

@@ -106,8 +106,9 @@ export class ReadAhead {
 		const parts = [
 			text`up to ${this.mostAtOnce} at a time (${this.taken} read ahead): the next links move "${foreign(name, 60)}" on (${moves}) and the platform says where the listing ends`,
 		];
-		if (this.why !== undefined) parts.push(text`then one at a time: ${this.why}`);
-		else if (this.dropped > 0) parts.push(text`${this.dropped} read(s) ahead not used`);
+		const why = this.why ?? this.session.oneAtATime;
+		if (why !== undefined) parts.push(text`then one at a time: ${why}`);
+		if (this.why === undefined && this.dropped > 0) parts.push(text`${this.dropped} read(s) ahead not used`);
 		return join(parts, own('; '));
 	}
 

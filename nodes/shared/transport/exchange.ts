@@ -36,8 +36,10 @@ export interface Exchange {
 	used: Readonly<SessionUse>;
 	/** Time left before the session's deadline. */
 	remainingMs: () => number;
-	/** Whether a body may grow to `bytes`: the room the session gives it under Max Response Size (transport.ts). */
+	/** Whether a body may grow to `bytes`: the room the session gives it under Max Response Size (pageRead.ts). */
 	admit: (bytes: number) => boolean;
+	/** The bytes a body may hold now without any other read giving way (what may be allocated ahead). */
+	room: () => number;
 }
 
 /**
@@ -140,9 +142,8 @@ export async function readAnswerBytes(
 	try {
 		const length = Number(headers['content-length']);
 		const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
-		// What is left of the session's cap: a page is cut off as soon as the listing reaches it.
-		const maxBytes = Math.max(0, exchange.limits.maxResponseBytes - exchange.used.bytesRead);
-		return await readBody(rawBody, { maxBytes, deadline: deadline.signal, expectedBytes, admit: exchange.admit });
+		// The session's room decides: a page is cut off as soon as the listing reaches the cap.
+		return await readBody(rawBody, { maxBytes: exchange.room(), deadline: deadline.signal, expectedBytes, admit: exchange.admit });
 	} catch (error) {
 		throw bodyFailure(exchange, error, { headers, statusCode, host, action, deadline });
 	}

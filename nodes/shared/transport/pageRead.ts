@@ -178,6 +178,7 @@ export class ReadsUnderWay {
 				},
 			},
 			admit: (bytes) => live() && this.admit(read, bytes),
+			room: () => Math.max(0, this.base.limits.maxResponseBytes - used.bytesRead - this.othersHold(read)),
 		};
 	}
 
@@ -198,8 +199,11 @@ export class ReadsUnderWay {
 
 	/** Whether `read` may hold `bytes` with what the walk took and every other read holds. */
 	private fits(read: PageRead, bytes: number): boolean {
-		const others = this.reads.reduce((sum, other) => (other === read ? sum : sum + other.bytes), 0);
-		return this.used.bytesRead + others + bytes <= this.base.limits.maxResponseBytes;
+		return this.used.bytesRead + this.othersHold(read) + bytes <= this.base.limits.maxResponseBytes;
+	}
+
+	private othersHold(read: PageRead): number {
+		return this.reads.reduce((sum, other) => (other === read ? sum : sum + other.bytes), 0);
 	}
 }
 

@@ -29,9 +29,10 @@ export function isBodyStream(value: unknown): value is BodyStream {
 }
 
 /**
- * Reads the whole body, or fails: BodyTooLargeError once more than `maxBytes` arrived, or as soon as
- * `admit` refuses the size it would grow to (the stream is destroyed there, so memory stays at about
- * the cap), DeadlineReachedError when `deadline` fires (a trickling server), or the stream's own error
+ * Reads the whole body, or fails: BodyTooLargeError once more than `maxBytes` arrived, or, with
+ * `admit`, as soon as it refuses the size the body would grow to (then `maxBytes` only bounds what is
+ * allocated ahead from a Content-Length); the stream is destroyed there, so memory stays at about the
+ * cap. DeadlineReachedError when `deadline` fires (a trickling server), or the stream's own error
  * (reset, decompression).
  */
 export async function readBody(
@@ -40,10 +41,10 @@ export async function readBody(
 		maxBytes,
 		deadline,
 		expectedBytes,
-		admit = () => true,
+		admit = (bytes: number) => bytes <= maxBytes,
 	}: { maxBytes: number; deadline: AbortSignal; expectedBytes?: number; admit?: (bytes: number) => boolean },
 ): Promise<Buffer> {
-	const fits = (bytes: number) => bytes <= maxBytes && admit(bytes);
+	const fits = admit;
 	if (!isBodyStream(body)) {
 		const buffer = body === undefined || body === null ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(String(body));
 		if (!fits(buffer.length)) throw new BodyTooLargeError();

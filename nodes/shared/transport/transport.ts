@@ -21,8 +21,7 @@ import { DESCRIPTION_MAX, own, render, text } from '../text/text';
 import { discardBody } from './responseBody';
 import type { RequestUrl } from './quotedUrl';
 import { foreignUrl, ownPathUrl } from './quotedUrl';
-import { parseRetryAfter } from './retryAfter';
-import { MAX_RETRIES, MAX_SESSION_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
+import { MAX_RETRIES, MAX_SESSION_RETRIES, parseRetryAfter, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
 import { describeTransportFailure } from './transportErrors';
 
 /**
