@@ -5,6 +5,7 @@
 //   node tools/bench/bench.mjs [--no-build] [--sizes 1000,10000,100000] [--rounds N] [--runs N] [--quick]
 //                              [--against <git ref>]... [--report out.json] [--no-profile | --profile]
 //                              [--no-trigger] [--no-peer] [--no-gc] [--no-network] [--network-rtts 20,80]
+//                              [--network-rounds N]
 //
 // 1. Builds the package (npm run build) and measures the compiled dist/ as n8n loads it; each
 //    --against <ref> is checked out into a temporary git worktree and built there (tools/bench/refs.mjs).
@@ -23,8 +24,10 @@
 // 5. The Services Trigger at scale (tools/bench/trigger.mjs), cold load of the built
 //    modules, and a CPU profile (node --cpu-prof) of a variant that misses its time target.
 // 6. The latency table (tools/bench/network/network.mjs): paged listings over TLS through a latency proxy
-//    at round trips of 20 and 80 ms: List with its defaults, the peer with HTTP Request's own
-//    pagination, the lower bound (one kept-alive connection), List@<ref> per --against.
+//    at round trips of 20 and 80 ms, --network-rounds rounds (default 3): List, Get of the last id and
+//    one trigger poll with their defaults, the lower bound (one kept-alive connection); in the first
+//    round the peer with HTTP Request's own pagination and List@<ref> per --against. Its targets
+//    (issue 33) join the others.
 // 7. --report <file.json>: everything printed, also as JSON (--json is the same option).
 //
 // Over 400 lines because it is one run read top to bottom: measuring, then the figures, then the
@@ -38,7 +41,18 @@ import { join } from 'node:path';
 import { ensureN8n } from '../lib/n8n-runtime.mjs';
 import { makeTempDir, runNpm } from '../lib/process.mjs';
 import { formatTable } from '../lib/table.mjs';
-import { benchArgs, fixed, median, readLoadavg, root, runJsonChild as runChild, startBenchServer, thousands } from './common.mjs';
+import {
+	benchArgs,
+	fixed,
+	formatTarget,
+	median,
+	readLoadavg,
+	root,
+	runJsonChild as runChild,
+	startBenchServer,
+	targetOf,
+	thousands,
+} from './common.mjs';
 import { measureNetwork } from './network/network.mjs';
 import { summarizeProfile } from './profile.mjs';
 import { prepareRef } from './refs.mjs';
@@ -66,6 +80,7 @@ const { values: args } = benchArgs(import.meta.url, {
 	'no-gc': { type: 'boolean', default: false },
 	'no-network': { type: 'boolean', default: false },
 	'network-rtts': { type: 'string', default: '20,80' },
+	'network-rounds': { type: 'string', default: '3' },
 });
 
 // The targets of issue 16: time limits are paired ratios (median over the rounds); `stretch` is the
@@ -316,14 +331,24 @@ if (!args['no-trigger']) {
 		trigger = { failed: error.message.split('\n').slice(0, 6).join('\n') };
 	}
 }
-// The latency table: round trips, not CPU, so single runs of the large listing (tools/bench/network/network.mjs).
+// The latency table, in rounds of its own (tools/bench/network/network.mjs).
 let network = null;
 if (!args['no-network']) {
 	loadavg.network = readLoadavg();
 	const rtts = args['network-rtts'].split(',').map(Number);
 	const networkStarted = performance.now();
-	network = await measureNetwork({ rtts, pages: args.quick ? 20 : 100, refs, nodesBaseDir, quick: args.quick, progress });
+	const networkRounds = Number(args['network-rounds']);
+	network = await measureNetwork({
+		rtts,
+		pages: args.quick ? 20 : 100,
+		rounds: networkRounds,
+		refs,
+		nodesBaseDir,
+		quick: args.quick,
+		progress,
+	});
 	network.seconds = (performance.now() - networkStarted) / 1000;
+	network.loadavgAfter = readLoadavg();
 }
 progress('cold load ...');
 const cold = coldLoad();
@@ -353,22 +378,10 @@ const unavailable = (size, variant) => roundData.map((r) => r.sizes[size]?.unava
 const targets = [];
 /** Adds a target from per-round values; `limit` (and `stretch`) on their median. */
 function target(name, perRound, limit, stretch) {
-	const value = median(perRound);
-	const status = !Number.isFinite(value) ? 'N/A' : value <= limit ? 'MET' : 'MISSED';
-	const measured = perRound.filter(Number.isFinite);
-	const straddles = measured.some((v) => v <= limit) && measured.some((v) => v > limit);
-	const t = { name, limit, value, rounds: perRound, status, straddles };
-	if (stretch !== undefined) {
-		t.stretch = stretch;
-		t.stretchStatus = !Number.isFinite(value) ? 'N/A' : value <= stretch ? 'MET' : 'MISSED';
-	}
+	const t = targetOf(name, perRound, limit, stretch);
 	targets.push(t);
 	return t;
 }
-const formatTarget = (t) =>
-	`  ${t.status.padEnd(6)}  ${t.name.padEnd(58)} ${fixed(t.value, 2).padStart(5)}  (rounds ${t.rounds.map((v) => fixed(v, 2)).join(' ')})` +
-	(t.stretch !== undefined ? `  stretch <= ${t.stretch}: ${t.stretchStatus}` : '') +
-	(t.straddles ? '  (rounds on both sides of the limit: within the noise)' : '');
 
 if (nodesBaseDir) {
 	for (const size of TARGETS.peerSizes.filter(hasSize)) {
@@ -416,6 +429,8 @@ if (trigger && !trigger.failed) {
 	t.value = trigger.ratio1pct;
 	t.status = !Number.isFinite(t.value) ? 'N/A' : t.value <= TARGETS.triggerPoll ? 'MET' : 'MISSED';
 }
+
+if (network) targets.push(...network.targets);
 
 // ---- report -------------------------------------------------------------------------------------
 
@@ -630,9 +645,7 @@ if (trigger) {
 
 if (network) {
 	for (const line of network.lines) log(line);
-	log(
-		`(load average before it: ${loadavg.network}; single runs of the large listing, its time is round trips, not CPU; took ${fixed(network.seconds, 0)} s)`,
-	);
+	log(`(load average before it: ${loadavg.network}, after it: ${network.loadavgAfter}; took ${fixed(network.seconds, 0)} s)`);
 	log();
 }
 
@@ -649,7 +662,7 @@ log(
 );
 log();
 
-log(`Targets (issue 16): paired ratio, median of ${rounds} round(s); MET when the median is within the limit:`);
+log(`Targets (issues 16 and 33): paired ratio, median of ${rounds} round(s); MET when the median is within the limit:`);
 for (const t of targets) {
 	log(formatTarget(t));
 	if (t.note) log(`          ${t.note}`);
@@ -722,7 +735,7 @@ if (reportFile) {
 		paged,
 		sideBySide,
 		trigger,
-		network: network && { rows: network.rows, unavailable: network.unavailable, seconds: network.seconds },
+		network: network && { rows: network.rows, targets: network.targets, unavailable: network.unavailable, seconds: network.seconds },
 		cold,
 		profiles,
 		rounds: roundData,
