@@ -93,6 +93,9 @@ const TARGETS = {
 	simplified: 1.5,
 	paged: 1.3,
 	memory: 1.0,
+	// Issue 33: reading ahead holds at most Parallel Requests pages besides the one handed on; each page
+	// held costs at most about 5x its body at its peak (the body, its text, the parsed records).
+	pagesHeld: { pages: 5, perBody: 5 },
 	triggerPoll: 1.5,
 	noRegression: 1.0,
 };
@@ -238,6 +241,7 @@ function timedVariants(size) {
 	const atTarget = size === TARGETS.size;
 	const list = ['raw', 'simplified', ...(atTarget ? ['paged'] : [])];
 	return [
+		...(atTarget ? ['paged-1'] : []),
 		'baseline',
 		...list,
 		...(nodesBaseDir ? ['peer', 'env-raw', 'env-simplified'] : []),
@@ -252,7 +256,7 @@ function memoryVariants(size) {
 		'raw',
 		'simplified',
 		...(nodesBaseDir ? ['peer', 'env-raw', 'env-simplified'] : []),
-		...(size === TARGETS.size ? refs.flatMap((r) => [`raw@${r.ref}`, `simplified@${r.ref}`]) : []),
+		...(size === TARGETS.size ? ['paged', 'paged-1', ...refs.flatMap((r) => [`raw@${r.ref}`, `simplified@${r.ref}`])] : []),
 	];
 }
 
@@ -409,6 +413,19 @@ if (hasSize(TARGETS.size)) {
 		TARGETS.paged,
 	);
 	if (unavailable(s, 'paged')) pagedTarget.note = `n/a: ${unavailable(s, 'paged')}`;
+	// Issue 33: the growth reading ahead adds over reading one page after another, in pages held.
+	const { pages: held, perBody } = TARGETS.pagesHeld;
+	const pageBytes = (round) => round.sizes[s]?.bodyBytes / (s / PAGE_SIZE);
+	const heldRounds = roundData.map((round) => {
+		const m = round.sizes[s]?.memory;
+		if (!m?.paged || !m['paged-1']) return NaN;
+		return (m.paged.peakRssGrowth - m['paged-1'].peakRssGrowth) / (held * perBody * pageBytes(round));
+	});
+	target(
+		`${thousands(s)} in pages: RSS growth reading ahead over one by one <= ${held} pages held (${perBody}x a body each)`,
+		heldRounds,
+		1.0,
+	);
 	for (const variant of ['raw', 'simplified']) {
 		target(`${thousands(s)}: List ${variant} peak RSS growth <= the baseline's`, memoryRounds(s, variant, 'baseline'), TARGETS.memory);
 	}
@@ -544,13 +561,22 @@ if (hasSize(TARGETS.size)) {
 	const s = TARGETS.size;
 	paged = unavailable(s, 'paged')
 		? { unavailable: `n/a: the node does not page (${unavailable(s, 'paged')})` }
-		: { raw: median(allTimes(s, 'raw')), paged: median(allTimes(s, 'paged')), paired: median(pairedRounds(s, 'paged', 'raw')) };
+		: {
+				raw: median(allTimes(s, 'raw')),
+				paged: median(allTimes(s, 'paged')),
+				paired: median(pairedRounds(s, 'paged', 'raw')),
+				oneByOne: median(allTimes(s, 'paged-1')),
+				oneByOnePaired: median(pairedRounds(s, 'paged-1', 'raw')),
+				rss: memoryMedian(s, 'paged'),
+				oneByOneRss: memoryMedian(s, 'paged-1'),
+			};
 	log(`Paged listing: ${thousands(s)} records in pages of ${thousands(PAGE_SIZE)} vs the same in one page (List raw):`);
 	log(
 		paged.unavailable
 			? `  ${paged.unavailable}`
-			: `  one page ${fixed(paged.raw)} ms, ${s / PAGE_SIZE} pages ${fixed(paged.paged)} ms: paired ratio ${fixed(paged.paired, 2)}`,
+			: `  one page ${fixed(paged.raw)} ms; ${s / PAGE_SIZE} pages read ahead (Parallel Requests 5) ${fixed(paged.paged)} ms, paired ratio ${fixed(paged.paired, 2)}; one by one (1) ${fixed(paged.oneByOne)} ms, paired ratio ${fixed(paged.oneByOnePaired, 2)}`,
 	);
+	if (!paged.unavailable) log(`  peak RSS growth: read ahead ${mb(paged.rss)} MB, one by one ${mb(paged.oneByOneRss)} MB`);
 	log();
 }
 
