@@ -14,8 +14,9 @@
  * at most N - 1 requests more (past the end, or on a wrong guess).
  *
  * The bulk runs the listing walk through a light context (test/harness/lightContext.ts), BATCH
- * listings at once on servers of their own; a share runs List through n8n's real engine and
- * compares items with their pairedItem. Fixed cases below keep each way a guess can fail.
+ * listings at once on servers of their own; listings with a page that never answers run apart (each
+ * waits out its Timeout); a share runs List through n8n's real engine and compares items with their
+ * pairedItem. Fixed cases below keep each way a guess can fail.
  * READ_AHEAD_RUNS=<runs> explores longer (each run is BATCH listings).
  */
 import fc from 'fast-check';
@@ -37,8 +38,9 @@ const KEY = 'sk-live-READAHEAD-7e1c04b9d2a35f68';
 const BATCH = 16;
 const RUNS = Number(process.env.READ_AHEAD_RUNS ?? 128);
 const ENGINE_RUNS = Math.max(1, Math.round(RUNS / 8));
-/** The Timeout of a listing with a page that never answers (others: 30 s). */
-const SHORT_TIMEOUT_MS = 500;
+const HANG_RUNS = Math.max(1, Math.round(RUNS / 32));
+/** The Timeout of a listing with a page that never answers (others: 30 s): long enough for every other page on a loaded machine. */
+const SHORT_TIMEOUT_MS = 1500;
 
 let servers: LocalServer[] = [];
 beforeAll(async () => {
@@ -133,47 +135,51 @@ async function checkListing(listing: Listing, slot: number): Promise<string> {
 const sometimes = <T>(value: fc.Arbitrary<T>) =>
 	fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
 
-const fault = fc.record({
-	page: fc.integer({ min: 1, max: 8 }),
-	// A timeout costs its listing SHORT_TIMEOUT_MS (twice, one walk each): rare here, and a fixed case below.
-	kind: fc.oneof(
-		{ weight: 20, arbitrary: fc.constantFrom<FaultKind>('429', '503') },
-		{ weight: 10, arbitrary: fc.constant<FaultKind>('broken') },
-		{ weight: 1, arbitrary: fc.constant<FaultKind>('timeout') },
-	),
-	times: fc.integer({ min: 1, max: 4 }),
-});
+const faultOf = (kinds: fc.Arbitrary<FaultKind>, pages = 8) =>
+	fc.record({ page: fc.integer({ min: 1, max: pages }), kind: kinds, times: fc.integer({ min: 1, max: 4 }) });
+const answered = fc.oneof(
+	{ weight: 2, arbitrary: fc.constantFrom<FaultKind>('429', '503') },
+	{ weight: 1, arbitrary: fc.constant<FaultKind>('broken') },
+);
 
-const spec: fc.Arbitrary<PlatformSpec> = fc
-	.record({
-		convention: fc.constantFrom(...Object.keys(PLATFORM_CONVENTIONS)),
-		scheme: fc.oneof(
-			{ weight: 1, arbitrary: fc.constant<Scheme>('cursor') },
-			{ weight: 4, arbitrary: fc.constantFrom<Scheme>(...SCHEMES.filter((scheme) => scheme !== 'cursor')) },
-		),
-		param: fc.constantFrom('page', 'p', 'page%5Bnumber%5D'),
-		extra: fc.constantFrom<PlatformSpec['extra']>('none', 'before', 'after'),
-		services: fc.nat(20),
-		perPage: fc.integer({ min: 1, max: 4 }),
-		breakAt: sometimes(fc.integer({ min: 1, max: 8 })),
-		change: sometimes(
-			fc.record({ page: fc.integer({ min: 2, max: 7 }), kind: fc.constantFrom<'gain' | 'lose'>('gain', 'lose'), index: fc.nat(20) }),
-		),
-		faults: fc.oneof(
-			{ weight: 3, arbitrary: fc.array(fault, { maxLength: 0 }) },
-			{ weight: 2, arbitrary: fc.array(fault, { minLength: 1, maxLength: 4 }) },
-		),
-		strays: fc.constantFrom<PlatformSpec['strays']>('answered', 'not found'),
-		delays: fc.array(fc.constantFrom(0, 0, 1, 2, 5), { maxLength: 4 }),
-	})
-	.map((drawn) => (drawn.scheme === 'offset' ? { ...drawn, param: 'offset' } : drawn));
+/** A platform; `hang`: one of its first pages never answers (a timeout), besides the other faults. */
+const specOf = (hang: boolean): fc.Arbitrary<PlatformSpec> =>
+	fc
+		.record({
+			convention: fc.constantFrom(...Object.keys(PLATFORM_CONVENTIONS)),
+			scheme: fc.oneof(
+				{ weight: 1, arbitrary: fc.constant<Scheme>('cursor') },
+				{ weight: 4, arbitrary: fc.constantFrom<Scheme>(...SCHEMES.filter((scheme) => scheme !== 'cursor')) },
+			),
+			param: fc.constantFrom('page', 'p', 'page%5Bnumber%5D'),
+			extra: fc.constantFrom<PlatformSpec['extra']>('none', 'before', 'after'),
+			services: fc.nat(20),
+			perPage: fc.integer({ min: 1, max: 4 }),
+			breakAt: sometimes(fc.integer({ min: 1, max: 8 })),
+			change: sometimes(
+				fc.record({ page: fc.integer({ min: 2, max: 7 }), kind: fc.constantFrom<'gain' | 'lose'>('gain', 'lose'), index: fc.nat(20) }),
+			),
+			faults: hang
+				? fc
+						.tuple(fc.array(faultOf(answered), { maxLength: 3 }), faultOf(fc.constant<FaultKind>('timeout'), 4))
+						.map(([others, timeout]) => [...others, timeout])
+				: fc.oneof(
+						{ weight: 3, arbitrary: fc.array(faultOf(answered), { maxLength: 0 }) },
+						{ weight: 2, arbitrary: fc.array(faultOf(answered), { minLength: 1, maxLength: 4 }) },
+					),
+			strays: fc.constantFrom<PlatformSpec['strays']>('answered', 'not found'),
+			delays: fc.array(fc.constantFrom(0, 0, 1, 2, 5), { maxLength: 4 }),
+		})
+		.map((drawn) => (drawn.scheme === 'offset' ? { ...drawn, param: 'offset' } : drawn));
 
 /** Max Response Size near a listing's size (a page is 0.5 to 1.5 KB) in some: some too large, some read ahead giving way. */
-const listing: fc.Arbitrary<Listing> = fc.record({
-	spec,
-	parallel: fc.integer({ min: 1, max: 8 }),
-	maxBytes: sometimes(fc.integer({ min: 1000, max: 12_000 })),
-});
+const listingOf = (hang: boolean): fc.Arbitrary<Listing> =>
+	fc.record({
+		spec: specOf(hang),
+		parallel: fc.integer({ min: 1, max: 8 }),
+		maxBytes: sometimes(fc.integer({ min: 1000, max: 12_000 })),
+	});
+const listing = listingOf(false);
 
 test(`the listing walk reading ahead gives what the one-by-one walk gives (${RUNS * BATCH} generated listings)`, async () => {
 	await fc.assert(
@@ -187,6 +193,16 @@ test(`the listing walk reading ahead gives what the one-by-one walk gives (${RUN
 		Object.fromEntries(Object.keys(WAYS).map((way) => [way, true])),
 	);
 	console.info(`read-ahead property: ${RUNS * BATCH} listings; ways of reading seen: ${JSON.stringify(Object.fromEntries(happened))}`);
+}, 600_000);
+
+test(`a page that never answers: the same error, whoever asked it first (${HANG_RUNS * BATCH} generated listings)`, async () => {
+	// Apart, and all of a run at once: each waits out its Timeout, twice (one walk each).
+	await fc.assert(
+		fc.asyncProperty(fc.array(listingOf(true), { minLength: BATCH, maxLength: BATCH }), async (listings) => {
+			await Promise.all(listings.map(async (one, slot) => await checkListing(one, slot)));
+		}),
+		{ numRuns: HANG_RUNS },
+	);
 }, 600_000);
 
 // ---- through n8n's engine: List's items and their pairedItem --------------------------------------
