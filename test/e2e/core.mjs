@@ -46,11 +46,10 @@ const MSG_401 = /rejected the API key.*401/i;
 const TRIGGER_BAD_KEY = 'e2e-WRONG-trigger-key-0001';
 const GET_INDEX = 47; // a service on page 2 of 25-record pages
 const PAGE_SIZE = 25; // 60 services: pages of 25, 25, 10
+/** The page number a request to the mock asked for. */
+const pageOf = (request) => Number(new URL(request.path, 'http://x').searchParams.get('page') ?? 1);
 /** The page numbers the mock was asked for, in order. */
-const pagesRequested = (mock) =>
-	mock.requests
-		.filter((q) => q.path.startsWith('/v2026/services'))
-		.map((q) => Number(new URL(q.path, 'http://x').searchParams.get('page') ?? 1));
+const pagesRequested = (mock) => mock.requests.filter((q) => q.path.startsWith('/v2026/services')).map(pageOf);
 
 /** The groups --only selects in this suite (each `want(...)` below names one). */
 export const LINE_GROUPS = [
@@ -123,7 +122,13 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 			continue: listWorkflow('continue', { cred: creds.bad, onError: 'continueRegularOutput' }),
 			http: httpRequestWorkflow('http', { url: mock.servicesUrl, cred: creds.good }),
 			pagedLimit: listWorkflow('pagedlimit', { cred: creds.good, params: { returnAll: false, limit: 30 } }),
+			allOneByOne: listWorkflow('allonebyone', { cred: creds.good, params: { returnAll: true, options: { parallelRequests: 1 } } }),
 			getById: getWorkflow('getbyid', { cred: creds.good, serviceId: { __rl: true, mode: 'id', value: services[GET_INDEX].id_service } }),
+			getByIdOneByOne: getWorkflow('getbyidone', {
+				cred: creds.good,
+				serviceId: { __rl: true, mode: 'id', value: services[GET_INDEX].id_service },
+				params: { options: { parallelRequests: 1 } },
+			}),
 			getFromList: getWorkflow('getfromlist', {
 				cred: creds.good,
 				serviceId: {
@@ -392,7 +397,12 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 						mock.clearRequests();
 						try {
 							assert.deepEqual(await okItems('all'), services.map(simplify));
-							assert.deepEqual(pagesRequested(mock), [1, 2, 3], 'the node followed each next link once');
+							// Pages 2 and 3 may be read at once (the links show the sequence and the total says where it ends).
+							assert.deepEqual(
+								pagesRequested(mock).sort((a, b) => a - b),
+								[1, 2, 3],
+								'the node read each page once',
+							);
 							assert.ok(
 								mock.requests.every((q) => q.authMatched),
 								'every page request carried the key',
@@ -403,6 +413,31 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 					},
 				);
 			}
+			await t.test(
+				`paged listing read ahead (Parallel Requests at its default, 5) and one by one (1): the same items, item for item; ahead, page 3 is asked before page 2 is answered`,
+				async () => {
+					// Each answer waits 1 s: one by one, page 3 is asked a second after page 2; read ahead, at once.
+					mockAnswers({ pageSize: PAGE_SIZE, nextForm: 'meta.next', nextUrl: 'relative', envelopeKey: 'items', delayMs: 1000 });
+					try {
+						const askedAt = () => {
+							const at = (page) => Date.parse(mock.requests.find((q) => pageOf(q) === page).time);
+							return at(3) - at(2);
+						};
+						mock.clearRequests();
+						const ahead = await okItems('all');
+						const aheadGap = askedAt();
+						mock.clearRequests();
+						const oneByOne = await okItems('allOneByOne');
+						const oneByOneGap = askedAt();
+						assert.equal(ahead.length, services.length);
+						assert.deepEqual(ahead, oneByOne, 'the same items in the same order');
+						assert.ok(aheadGap < 1000, `read ahead: page 3 asked ${aheadGap} ms after page 2, before its answer`);
+						assert.ok(oneByOneGap >= 1000, `one by one: page 3 asked ${oneByOneGap} ms after page 2, after its answer`);
+					} finally {
+						mockAnswers({});
+					}
+				},
+			);
 			await t.test(`paged listing, Limit 30: the first 30, and no page after the one that completes them`, async () => {
 				mockAnswers({ pageSize: PAGE_SIZE, nextForm: 'next' });
 				mock.clearRequests();
@@ -452,16 +487,29 @@ export async function runLineSuite(t, { line, tarball, startMockApi, outDir, onl
 				mockAnswers({});
 				assert.deepEqual(await okItems('getPlain'), [services[GET_INDEX]]);
 			});
-			await t.test(`Get through a paged listing: stops at the page that holds the service`, async () => {
-				mockAnswers({ pageSize: PAGE_SIZE, nextForm: 'links.next.href', nextUrl: 'relative' });
-				mock.clearRequests();
-				try {
-					assert.deepEqual(await okItems('getById'), [expected]);
-					assert.deepEqual(pagesRequested(mock), [1, 2]);
-				} finally {
-					mockAnswers({});
-				}
-			});
+			await t.test(
+				`Get through a paged listing: stops at the page that holds the service (one by one: no page after it; read ahead: none started after it)`,
+				async () => {
+					mockAnswers({ pageSize: PAGE_SIZE, nextForm: 'links.next.href', nextUrl: 'relative' });
+					mock.clearRequests();
+					try {
+						assert.deepEqual(await okItems('getByIdOneByOne'), [expected]);
+						assert.deepEqual(pagesRequested(mock), [1, 2]);
+						mock.clearRequests();
+						assert.deepEqual(await okItems('getById'), [expected]);
+						// Page 3 was asked with page 2 (the total says it exists): at most Parallel Requests - 1 more.
+						assert.deepEqual(
+							pagesRequested(mock)
+								.sort((a, b) => a - b)
+								.slice(0, 2),
+							[1, 2],
+						);
+						assert.ok(pagesRequested(mock).length <= 3);
+					} finally {
+						mockAnswers({});
+					}
+				},
+			);
 			await t.test('Get, unknown id: the execution fails with `No service with id_service "…"`', async () => {
 				mockAnswers({});
 				const r = await restRun('getUnknown');

@@ -8,19 +8,30 @@
 //   2. a SIGKILL just after a poll emitted: the first poll after the restart delivers that emission
 //      again, marked `redelivered`, with the same eventId and seq (the new process cannot know the
 //      execution finished).
+//   3. (issue 33) a trigger over 100 pages of 1,000 services behind a latency relay of 80 ms round
+//      trips (TLS, a handshake per connection, slow start: tools/lib/latency-proxy.cjs) completes
+//      its scheduled polls within the 36 s n8n gives a poll under durable scheduling: the listing is
+//      read ahead along the platform's page sequence.
 // Many kills at random moments, with a sink and an oracle, are the chaos test's (issue 27, item 1).
 
 import assert from 'node:assert/strict';
 
+import { startLatencyProxy } from '../../tools/lib/latency-proxy.cjs';
 import { ensureN8n } from '../../tools/lib/n8n-runtime.mjs';
 import { N8nInstance, UNFINISHED_STATUSES, nodeItems } from '../../tools/lib/n8n-instance.mjs';
-import { waitUntil } from '../../tools/lib/process.mjs';
+import { makeTempDir, waitUntil } from '../../tools/lib/process.mjs';
+import { makeCertificate, tlsInFront } from '../../tools/lib/tls-front.mjs';
 import { DURABLE_POLLING_ENV } from '../../tools/lib/queue-cluster.mjs';
 import { pollEvery } from '../chaos/workflow.mjs';
 import { CREDENTIAL_TYPE, triggerWorkflow } from './workflows.mjs';
 
 /** A poll every 30 s (at seconds 0 and 30). */
 const POLL_MS = 30_000;
+/** n8n 2.41.1's time for a poll under durable scheduling: 36 s of its 45 s N8N_SCHEDULER_POLL_TIMEOUT. */
+const DURABLE_POLL_BUDGET_MS = 36_000;
+/** The node's debug line at the end of each listing (nodes/shared/listing/listing.ts). */
+const LISTING_LINE =
+	/Services listing (read whole|failed on page \d+|stopped early by its reader) in ([\d.]+) (ms|s|min): (\d+) page\(s\), ([\d,]+) services; ((?:[^"\\\n]|\\.)*)/g;
 
 /** The trigger items of every successful execution of `wfId`, oldest first. */
 async function deliveredItems(inst, wfId) {
@@ -42,6 +53,9 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 	// Created before its start, so that the finally below stops it also when the start fails.
 	let inst;
 	const state = {};
+	// The far platform (issue 33): 100 pages of 1,000 behind TLS and an 80 ms relay; n8n trusts the certificate.
+	const certificate = makeCertificate(makeTempDir('sp-e2e-tls-'));
+	const closers = [];
 	try {
 		const ready = await t.setup('n8n 2.41.1 with durable poll scheduling and cursors', async () => {
 			inst = await N8nInstance.create({
@@ -49,7 +63,7 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 				tarball,
 				label: 'n8n (durable cursors)',
 				log,
-				extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug' },
+				extraEnv: { ...DURABLE_POLLING_ENV, N8N_LOG_LEVEL: 'debug', NODE_EXTRA_CA_CERTS: certificate.cert },
 			});
 			await inst.start();
 			await inst.setupOwner();
@@ -149,8 +163,71 @@ export async function runDeliverySuite(t, { tarball, startMockApi, log = console
 				log(`    the change came ${ofChange.length} time(s), ${report.afterEmitKill.redelivered} marked redelivered`);
 			},
 		);
+		await t.test(
+			'a trigger over 100 pages of 1,000 services at 80 ms round trips completes its scheduled polls within the 36 s of durable scheduling (read ahead)',
+			async () => {
+				// The trigger of the cases above lists the small mock: off, so every listing logged below is the far one's.
+				if (state.wf) await inst.deactivateWorkflow(state.wf.id);
+				const far = await startMockApi({
+					count: 100_000,
+					seed: 33,
+					pageSize: 1000,
+					nextForm: 'next',
+					nextUrl: 'relative',
+					shape: 'envelope',
+				});
+				closers.push(() => far.close());
+				const front = await tlsInFront(far.port, certificate.pem);
+				closers.push(() => front.close());
+				const relay = await startLatencyProxy({ target: front.port, rttMs: 80 });
+				closers.push(() => relay.close());
+				const cred = await inst.createCredential({
+					name: 'Far platform',
+					type: CREDENTIAL_TYPE,
+					data: { apiKey: far.apiKey, baseUrl: `https://127.0.0.1:${relay.port}` },
+				});
+				const wf = await inst.createWorkflow(
+					// Every 30 s: n8n 2.41.1 runs each Poll Times entry as a job of its own, and entries closer than a
+					// poll takes run at the same time (seen at 15 s: four polls of 100 pages at once).
+					triggerWorkflow('far', {
+						cred,
+						params: { pollTimes: pollEvery(30, 2), events: ['created', 'statusChanged', 'specsChanged', 'removed'] },
+					}),
+				);
+				// Activated just after a poll time: the poll at activation ends before the first scheduled one.
+				await waitUntil('just after a poll time', () => Date.now() % POLL_MS > 500 && Date.now() % POLL_MS < 2000, {
+					timeoutMs: POLL_MS + 5000,
+					everyMs: 250,
+				});
+				const mark = inst.serverLog.length;
+				await inst.activateWorkflow(wf.id);
+				// The poll at activation, then two scheduled polls: each logs its listing's line when it ends.
+				const listings = () =>
+					[...inst.serverLog.slice(mark).matchAll(LISTING_LINE)].filter(([, ended, , , pages]) => ended !== 'read whole' || pages !== '1');
+				await waitUntil('three polls of the far listing', () => listings().length >= 3, { timeoutMs: 150_000, everyMs: 500 });
+				await inst.deactivateWorkflow(wf.id);
+				const polls = listings().map(([line, ended, amount, unit, pages, services, how]) => ({
+					line,
+					ended,
+					ms: Number(amount) * (unit === 'min' ? 60_000 : unit === 's' ? 1000 : 1),
+					pages: Number(pages),
+					services,
+					how,
+				}));
+				report.farPolls = polls.map(({ ms, how }) => ({ seconds: ms / 1000, how }));
+				log(`    polls over 100 x 1,000 at 80 ms: ${polls.map(({ ms }) => `${(ms / 1000).toFixed(1)} s`).join(', ')} (${polls[0].how})`);
+				for (const poll of polls) {
+					assert.equal(poll.ended, 'read whole', `a poll failed: ${poll.line}`);
+					assert.equal(poll.pages, 100, poll.line);
+					assert.equal(poll.services, '100,000', poll.line);
+					assert.ok(poll.ms < DURABLE_POLL_BUDGET_MS, `over the ${DURABLE_POLL_BUDGET_MS} ms n8n gives a poll: ${poll.line}`);
+					assert.match(poll.how, /^up to 5 at a time/, poll.line);
+				}
+			},
+		);
 	} finally {
 		await inst?.stop();
+		for (const close of closers.reverse()) await close();
 		await mock.close();
 	}
 	return report;

@@ -25,12 +25,16 @@ export interface PageContext {
 	total: number;
 	perPage: number;
 	origin: string;
+	/** Page n's absolute address; without it `?page=n` after the first (pageUrl). */
+	address?: (n: number) => string;
 }
 
 export const pageUrl = (origin: string, n: number) => `${origin}${LISTING_PATH}${n === 1 ? '' : `?page=${n}`}`;
 
+/** Page n's address in this listing. */
+const urlAt = (p: PageContext, n: number): string => p.address?.(n) ?? pageUrl(p.origin, n);
 /** The next page's link, or null on the last page served. */
-const nextOf = ({ n, served, origin }: PageContext) => (n < served ? pageUrl(origin, n + 1) : null);
+const nextOf = (p: PageContext) => (p.n < p.served ? urlAt(p, p.n + 1) : null);
 const relative = (link: string | null) => (link === null ? null : link.replace(/^https?:\/\/[^/]+/, ''));
 
 type Convention = (page: PageContext) => PageAnswer;
@@ -41,8 +45,8 @@ export const CONVENTIONS: Record<string, Convention> = {
 	'GitHub (array, Link header)': (p) => {
 		const links = [
 			nextOf(p) && `<${nextOf(p)}>; rel="next"`,
-			p.n < p.pages && `<${pageUrl(p.origin, p.pages)}>; rel="last"`,
-			p.n > 1 && `<${pageUrl(p.origin, 1)}>; rel="first"`,
+			p.n < p.pages && `<${urlAt(p, p.pages)}>; rel="last"`,
+			p.n > 1 && `<${urlAt(p, 1)}>; rel="first"`,
 		];
 		const link = links.filter(Boolean).join(', ');
 		return ok(p.records, link === '' ? {} : { Link: link });
@@ -74,16 +78,16 @@ export const CONVENTIONS: Record<string, Convention> = {
 			},
 		};
 	},
-	DRF: (p) => ok({ count: p.total, next: nextOf(p), previous: p.n > 1 ? pageUrl(p.origin, p.n - 1) : null, results: p.records }),
+	DRF: (p) => ok({ count: p.total, next: nextOf(p), previous: p.n > 1 ? urlAt(p, p.n - 1) : null, results: p.records }),
 	// Laravel counts pages from 1, and its last_page is their number.
 	Laravel: (p) =>
 		ok({
 			current_page: p.n,
 			data: p.records,
-			first_page_url: `${p.origin}${LISTING_PATH}?page=1`,
+			first_page_url: urlAt(p, 1),
 			from: (p.n - 1) * p.perPage + 1,
 			last_page: p.pages,
-			last_page_url: `${p.origin}${LISTING_PATH}?page=${p.pages}`,
+			last_page_url: urlAt(p, p.pages),
 			links: [
 				{ url: null, label: '&laquo; Previous', active: false },
 				{ url: nextOf(p), label: 'Next &raquo;', active: false },
@@ -100,9 +104,9 @@ export const CONVENTIONS: Record<string, Convention> = {
 			data: p.records,
 			jsonapi: { version: '1.1' },
 			links: {
-				self: pageUrl(p.origin, p.n),
-				first: pageUrl(p.origin, 1),
-				last: pageUrl(p.origin, p.pages),
+				self: urlAt(p, p.n),
+				first: urlAt(p, 1),
+				last: urlAt(p, p.pages),
 				next: relative(nextOf(p)),
 				prev: null,
 			},
@@ -112,9 +116,9 @@ export const CONVENTIONS: Record<string, Convention> = {
 		ok({
 			items: p.records,
 			links: [
-				{ rel: 'self', href: pageUrl(p.origin, p.n) },
+				{ rel: 'self', href: urlAt(p, p.n) },
 				...(nextOf(p) ? [{ rel: 'next', href: nextOf(p) }] : []),
-				{ rel: 'last', href: pageUrl(p.origin, p.pages) },
+				{ rel: 'last', href: urlAt(p, p.pages) },
 			],
 		}),
 	'Stripe (has_more, with a next link)': (p) =>
@@ -144,7 +148,7 @@ export const CONVENTIONS: Record<string, Convention> = {
 	'Spring HATEOAS (page object)': (p) =>
 		ok({
 			content: p.records,
-			_links: { self: { href: pageUrl(p.origin, p.n) }, ...(nextOf(p) ? { next: { href: relative(nextOf(p)) } } : {}) },
+			_links: { self: { href: urlAt(p, p.n) }, ...(nextOf(p) ? { next: { href: relative(nextOf(p)) } } : {}) },
 			page: { size: p.perPage, totalElements: p.total, totalPages: p.pages, number: p.n - 1 },
 		}),
 	'Fractal (meta.pagination)': (p) =>

@@ -17,6 +17,12 @@ if (Number(process.env.FC_EXPLORE_SEEDS ?? 0) > 0) {
 		const seeds = Number(process.env.FC_EXPLORE_SEEDS);
 		const factor = Number(process.env.FC_RUNS_FACTOR ?? 1);
 		const report = process.env.FC_EXPLORE_REPORT;
+		// A long counterexample (a batch of generated cases) must not push out why it failed.
+		const excerpt = (message: string): string => {
+			const cause = message.indexOf('\nCause:');
+			if (message.length <= 4000 || cause < 0) return message.slice(0, 4000);
+			return `${message.slice(0, Math.min(cause, 1000))}\n…${message.slice(cause, cause + 3000)}`;
+		};
 		const explore = (property: never, params: { numRuns?: number } = {}): void | Promise<void> => {
 			const numRuns = Math.max(1, Math.round((params.numRuns ?? 100) * factor));
 			const failures: string[] = [];
@@ -25,7 +31,7 @@ if (Number(process.env.FC_EXPLORE_SEEDS ?? 0) > 0) {
 					test: expect.getState().currentTestName ?? '?',
 					seed,
 					numRuns,
-					error: String((error as Error).message).slice(0, 4000),
+					error: excerpt(String((error as Error).message)),
 				});
 				if (report) appendFileSync(report, `${line}\n`);
 				failures.push(`seed ${seed}: ${(error as Error).message}`);

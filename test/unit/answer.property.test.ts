@@ -314,6 +314,12 @@ function memorySession(answer: PageAnswer & { text: string }): ApiSession {
 			status: answer.status,
 			url: typeof target === 'string' ? target : `${BASE}${target.path}`,
 		}),
+		readAhead: () => {
+			throw new Error('one by one');
+		},
+		parallelRequests: 1,
+		oneAtATime: undefined,
+		debug: () => undefined,
 		toNodeError: (error) => error as Error,
 		show: (value, max) => render(value, (part) => part, max),
 	};

@@ -6,7 +6,7 @@ import { formatDuration } from '../../nodes/shared/text/text';
 import { shown, shownText } from '../harness/text';
 import { describeHttpStatus, describeRedirect, describeRetryTooLong } from '../../nodes/shared/transport/httpErrors';
 import { foreignUrl } from '../../nodes/shared/transport/quotedUrl';
-import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/transport/retryAfter';
+import { describeRetryAfter, parseRetryAfter } from '../../nodes/shared/transport/retry';
 import {
 	describeDeadline,
 	describeTransportFailure,

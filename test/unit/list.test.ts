@@ -180,13 +180,14 @@ describe('List services through the n8n engine', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
-	test('Options offer Timeout (per request), Listing Time Limit (minutes), Max Response Size (MB) and Retry on Rate Limit, with their defaults', () => {
+	test('Options offer Timeout (per request), Listing Time Limit (minutes), Max Response Size (MB), Parallel Requests and Retry on Rate Limit, with their defaults', () => {
 		const options = new Services().description.properties.find((property) => property.name === 'options');
 		expect(options?.options?.map((option) => [(option as { name: string }).name, (option as { default: unknown }).default])).toEqual([
-			['timeout', 30000],
 			['listingTimeLimit', 30],
 			['maxResponseSize', 64],
+			['parallelRequests', 5],
 			['retryOnRateLimit', true],
+			['timeout', 30000],
 		]);
 	});
 

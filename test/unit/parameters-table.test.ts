@@ -73,6 +73,7 @@ const limitRefused = number('Limit', 'a whole number of 1 or more');
 const timeoutRefused = number('Timeout', 'a number greater than 0');
 const listingLimitRefused = number('Listing Time Limit', 'a number greater than 0');
 const sizeRefused = number('Max Response Size', 'a number greater than 0');
+const parallelRefused = number('Parallel Requests', 'a whole number of 1 or more');
 const hoursRefused = number('Every (Hours)', 'a number greater than 0');
 const statusRefused = (value: string) => `error: "Status" must be text or a list of texts, not ${value}`;
 const searchRefused = (value: string) => `error: "Search" must be text, not ${value}`;
@@ -219,6 +220,25 @@ const PARAMETERS: Row[] = [
 	),
 	...rows(
 		'Services: List',
+		'Options → Parallel Requests',
+		[
+			['1', '1 (one by one)', 'all 5 services'],
+			['"5"', '5', 'all 5 services'],
+			['10', '10', 'all 5 services'],
+			['11', 'error', 'error: "Parallel Requests" must be at most 10, not 11'],
+			['2.5', 'error', parallelRefused('the number 2.5')],
+			['0', 'error', parallelRefused('the number 0')],
+			['"abc"', 'error', parallelRefused('the text "abc"')],
+			['""', 'error', parallelRefused('the text ""')],
+			['null', 'error', noValue('Parallel Requests')],
+			['true', 'error', parallelRefused('the boolean true')],
+			['[5]', 'error', parallelRefused('the list [5]')],
+			['{}', 'error', parallelRefused('the object {}')],
+		],
+		list((value) => ({ returnAll: true, options: { parallelRequests: value } }), count),
+	),
+	...rows(
+		'Services: List',
 		'Options → Retry on Rate Limit (429 once)',
 		switchCases('Retry on Rate Limit', 'all 5 services', RATE_LIMITED),
 		list((value) => ({ options: { retryOnRateLimit: value } }), count, 'ratelimited'),
@@ -271,6 +291,15 @@ const PARAMETERS: Row[] = [
 		'Options → Max Response Size (a 1.3 KB answer)',
 		[['"0.001"', '0.001 MB', TOO_LARGE]],
 		get((value) => ({ serviceId: 'srv-1', options: { maxResponseSize: value } }), ids),
+	),
+	...rows(
+		'Services: Get',
+		'Options → Parallel Requests',
+		[
+			['"1"', '1 (one by one)', 'srv-1'],
+			['0', 'error', parallelRefused('the number 0')],
+		],
+		get((value) => ({ serviceId: 'srv-1', options: { parallelRequests: value } }), ids),
 	),
 	...rows(
 		'Services: Get',
@@ -354,6 +383,15 @@ const PARAMETERS: Row[] = [
 			['[]', 'error', sizeRefused('the list []')],
 		],
 		trigger((value) => ({ options: { maxResponseSize: value } }), events),
+	),
+	...rows(
+		'Services Trigger',
+		'Options → Parallel Requests',
+		[
+			['"3"', '3', ALL_EVENTS],
+			['null', 'error', noValue('Parallel Requests')],
+		],
+		trigger((value) => ({ options: { parallelRequests: value } }), events),
 	),
 	...rows(
 		'Services Trigger',
@@ -509,12 +547,14 @@ describe('docs/parameters.md', () => {
 			'Services: List: Options → Timeout',
 			'Services: List: Options → Listing Time Limit',
 			'Services: List: Options → Max Response Size',
+			'Services: List: Options → Parallel Requests',
 			'Services: List: Options → Retry on Rate Limit',
 			'Services: Get: Service',
 			'Services: Get: Simplify',
 			'Services: Get: Options → Timeout',
 			'Services: Get: Options → Listing Time Limit',
 			'Services: Get: Options → Max Response Size',
+			'Services: Get: Options → Parallel Requests',
 			'Services: Get: Options → Retry on Rate Limit',
 			'Services Trigger: Trigger On',
 			'Services Trigger: Simplify',
@@ -523,6 +563,7 @@ describe('docs/parameters.md', () => {
 			'Services Trigger: Options → Timeout',
 			'Services Trigger: Options → Listing Time Limit',
 			'Services Trigger: Options → Max Response Size',
+			'Services Trigger: Options → Parallel Requests',
 			'Services Trigger: Options → Retry on Rate Limit',
 			'Services Trigger: Confirm Mass Removals',
 			'Services Trigger: Resync → At Start',

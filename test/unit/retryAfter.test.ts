@@ -6,7 +6,7 @@
 import { shown } from '../harness/text';
 import fc from 'fast-check';
 
-import { describeRetryAfter, MAX_RETRY_AFTER_MS, parseRetryAfter, readRetryAfter } from '../../nodes/shared/transport/retryAfter';
+import { describeRetryAfter, MAX_RETRY_AFTER_MS, parseRetryAfter, readRetryAfter } from '../../nodes/shared/transport/retry';
 
 const now = Date.parse('2026-11-21T10:00:00Z');
 

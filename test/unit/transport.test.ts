@@ -200,9 +200,15 @@ describe('decodeText', () => {
 });
 
 describe('readRequestLimits reads the Options of every kind of context', () => {
-	const options = { timeout: 5000, maxResponseSize: 2, retryOnRateLimit: false };
+	const options = { timeout: 5000, maxResponseSize: 2, retryOnRateLimit: false, parallelRequests: '3' };
 	// Without a Listing Time Limit of the user's: 30 min for the whole listing (each request 5 s).
-	const expected = { timeoutMs: 5000, listingTimeMs: 1_800_000, maxResponseBytes: 2 * 1024 * 1024, retryOnRateLimit: false };
+	const expected = {
+		timeoutMs: 5000,
+		listingTimeMs: 1_800_000,
+		maxResponseBytes: 2 * 1024 * 1024,
+		retryOnRateLimit: false,
+		parallelRequests: 3,
+	};
 	const as = (context: object) => context as unknown as ApiContext;
 	const poll = (budget: (() => number) | undefined, given: object = options) =>
 		as({ getActivationMode: () => 'activate', ...(budget && { getPollBudgetMs: budget }), getNodeParameter: () => given });
@@ -241,6 +247,17 @@ describe('readRequestLimits reads the Options of every kind of context', () => {
 		[1441, '"Listing Time Limit" must be at most 1,440 minutes (one day), not …'],
 	])('Listing Time Limit %p is a parameter error', (value, message) => {
 		const context = as({ getInputData: () => [], getNodeParameter: () => ({ listingTimeLimit: value }) });
+		expect(() => readRequestLimits.call(context, 0)).toThrow(message);
+	});
+
+	test.each([
+		[0, '"Parallel Requests" must be a whole number of 1 or more, not the number …'],
+		[2.5, '"Parallel Requests" must be a whole number of 1 or more, not the number …'],
+		['', '"Parallel Requests" must be a whole number of 1 or more, not the text "…"'],
+		[null, '"Parallel Requests" got no value: its expression gave null'],
+		[11, '"Parallel Requests" must be at most 10, not …'],
+	])('Parallel Requests %p is a parameter error', (value, message) => {
+		const context = as({ getInputData: () => [], getNodeParameter: () => ({ parallelRequests: value }) });
 		expect(() => readRequestLimits.call(context, 0)).toThrow(message);
 	});
 

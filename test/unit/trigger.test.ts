@@ -89,10 +89,11 @@ describe('node description', () => {
 		expect(byName.filters.options?.map((o) => (o as { name: string }).name).sort()).toEqual(['search', 'status']);
 		expect(byName.simplify).toMatchObject({ type: 'boolean', default: true });
 		expect(byName.options.options?.map((o) => (o as { name: string }).name)).toEqual([
-			'timeout',
 			'listingTimeLimit',
 			'maxResponseSize',
+			'parallelRequests',
 			'retryOnRateLimit',
+			'timeout',
 		]);
 	});
 

@@ -6,6 +6,7 @@
 //                              [--against <git ref>]... [--report out.json] [--no-profile | --profile]
 //                              [--no-trigger] [--no-peer] [--no-gc] [--no-network] [--network-rtts 20,80]
 //                              [--no-answer-cost]
+//                              [--network-rounds N]
 //
 // 1. Builds the package (npm run build) and measures the compiled dist/ as n8n loads it; each
 //    --against <ref> is checked out into a temporary git worktree and built there (tools/bench/refs.mjs).
@@ -27,8 +28,10 @@
 //    costs against JSON.parse of it (tools/bench/answer-cost.mjs, 1, 7 and 64 MB), cold load of the
 //    built modules, and a CPU profile (node --cpu-prof) of a variant that misses its time target.
 // 6. The latency table (tools/bench/network/network.mjs): paged listings over TLS through a latency proxy
-//    at round trips of 20 and 80 ms: List with its defaults, the peer with HTTP Request's own
-//    pagination, the lower bound (one kept-alive connection), List@<ref> per --against.
+//    at round trips of 20 and 80 ms, --network-rounds rounds (default 3): List, Get of the last id and
+//    one trigger poll with their defaults, the lower bound (one kept-alive connection); in the first
+//    round the peer with HTTP Request's own pagination and List@<ref> per --against. Its targets
+//    (issue 33) join the others.
 // 7. --report <file.json>: everything printed, also as JSON (--json is the same option).
 //
 // Over 400 lines because it is one run read top to bottom: measuring, then the figures, then the
@@ -42,7 +45,18 @@ import { join } from 'node:path';
 import { ensureN8n } from '../lib/n8n-runtime.mjs';
 import { makeTempDir, runNpm } from '../lib/process.mjs';
 import { formatTable } from '../lib/table.mjs';
-import { benchArgs, fixed, median, readLoadavg, root, runJsonChild as runChild, startBenchServer, thousands } from './common.mjs';
+import {
+	benchArgs,
+	fixed,
+	formatTarget,
+	median,
+	readLoadavg,
+	root,
+	runJsonChild as runChild,
+	startBenchServer,
+	targetOf,
+	thousands,
+} from './common.mjs';
 import { measureNetwork } from './network/network.mjs';
 import { summarizeProfile } from './profile.mjs';
 import { prepareRef } from './refs.mjs';
@@ -72,6 +86,7 @@ const { values: args } = benchArgs(import.meta.url, {
 	'no-gc': { type: 'boolean', default: false },
 	'no-network': { type: 'boolean', default: false },
 	'network-rtts': { type: 'string', default: '20,80' },
+	'network-rounds': { type: 'string', default: '3' },
 });
 
 // The targets of issue 16: time limits are paired ratios (median over the rounds); `stretch` is the
@@ -84,6 +99,9 @@ const TARGETS = {
 	simplified: 1.5,
 	paged: 1.3,
 	memory: 1.0,
+	// Issue 33: reading ahead holds at most Parallel Requests pages besides the one handed on; each page
+	// held costs at most about 5x its body at its peak (the body, its text, the parsed records).
+	pagesHeld: { pages: 5, perBody: 5 },
 	triggerPoll: 1.5,
 	noRegression: 1.0,
 };
@@ -229,6 +247,7 @@ function timedVariants(size) {
 	const atTarget = size === TARGETS.size;
 	const list = ['raw', 'simplified', ...(atTarget ? ['paged'] : [])];
 	return [
+		...(atTarget ? ['paged-1'] : []),
 		'baseline',
 		...list,
 		...(nodesBaseDir ? ['peer', 'env-raw', 'env-simplified'] : []),
@@ -243,7 +262,7 @@ function memoryVariants(size) {
 		'raw',
 		'simplified',
 		...(nodesBaseDir ? ['peer', 'env-raw', 'env-simplified'] : []),
-		...(size === TARGETS.size ? refs.flatMap((r) => [`raw@${r.ref}`, `simplified@${r.ref}`]) : []),
+		...(size === TARGETS.size ? ['paged', 'paged-1', ...refs.flatMap((r) => [`raw@${r.ref}`, `simplified@${r.ref}`])] : []),
 	];
 }
 
@@ -348,14 +367,24 @@ if (!args['no-answer-cost']) {
 		answerCost = { failed: error.message.split('\n').slice(0, 6).join('\n') };
 	}
 }
-// The latency table: round trips, not CPU, so single runs of the large listing (tools/bench/network/network.mjs).
+// The latency table, in rounds of its own (tools/bench/network/network.mjs).
 let network = null;
 if (!args['no-network']) {
 	loadavg.network = readLoadavg();
 	const rtts = args['network-rtts'].split(',').map(Number);
 	const networkStarted = performance.now();
-	network = await measureNetwork({ rtts, pages: args.quick ? 20 : 100, refs, nodesBaseDir, quick: args.quick, progress });
+	const networkRounds = Number(args['network-rounds']);
+	network = await measureNetwork({
+		rtts,
+		pages: args.quick ? 20 : 100,
+		rounds: networkRounds,
+		refs,
+		nodesBaseDir,
+		quick: args.quick,
+		progress,
+	});
 	network.seconds = (performance.now() - networkStarted) / 1000;
+	network.loadavgAfter = readLoadavg();
 }
 progress('cold load ...');
 const cold = coldLoad();
@@ -388,23 +417,10 @@ const unavailable = (size, variant) => roundData.map((r) => r.sizes[size]?.unava
 const targets = [];
 /** Adds a target from per-round values; `limit` (and `stretch`) on their median. */
 function target(name, perRound, limit, stretch) {
-	const value = median(perRound);
-	const status = !Number.isFinite(value) ? 'N/A' : value <= limit ? 'MET' : 'MISSED';
-	const measured = perRound.filter(Number.isFinite);
-	const straddles = measured.some((v) => v <= limit) && measured.some((v) => v > limit);
-	const t = { name, limit, value, rounds: perRound, status, straddles };
-	if (stretch !== undefined) {
-		t.stretch = stretch;
-		t.stretchStatus = !Number.isFinite(value) ? 'N/A' : value <= stretch ? 'MET' : 'MISSED';
-	}
+	const t = targetOf(name, perRound, limit, stretch);
 	targets.push(t);
 	return t;
 }
-const formatTarget = (t) =>
-	`  ${t.status.padEnd(6)}  ${t.name.padEnd(58)} ${fixed(t.value, 2).padStart(5)}  (rounds ${t.rounds.map((v) => fixed(v, 2)).join(' ')})` +
-	(t.stretch !== undefined ? `  stretch <= ${t.stretch}: ${t.stretchStatus}` : '') +
-	(t.cpu !== undefined ? `  CPU ${fixed(median(t.cpu), 2)} (rounds ${t.cpu.map((v) => fixed(v, 2)).join(' ')})` : '') +
-	(t.straddles ? '  (rounds on both sides of the limit: within the noise)' : '');
 
 if (nodesBaseDir) {
 	for (const size of TARGETS.peerSizes.filter(hasSize)) {
@@ -434,6 +450,19 @@ if (hasSize(TARGETS.size)) {
 		TARGETS.paged,
 	);
 	if (unavailable(s, 'paged')) pagedTarget.note = `n/a: ${unavailable(s, 'paged')}`;
+	// Issue 33: the growth reading ahead adds over reading one page after another, in pages held.
+	const { pages: held, perBody } = TARGETS.pagesHeld;
+	const pageBytes = (round) => round.sizes[s]?.bodyBytes / (s / PAGE_SIZE);
+	const heldRounds = roundData.map((round) => {
+		const m = round.sizes[s]?.memory;
+		if (!m?.paged || !m['paged-1']) return NaN;
+		return (m.paged.peakRssGrowth - m['paged-1'].peakRssGrowth) / (held * perBody * pageBytes(round));
+	});
+	target(
+		`${thousands(s)} in pages: RSS growth reading ahead over one by one <= ${held} pages held (${perBody}x a body each)`,
+		heldRounds,
+		1.0,
+	);
 	for (const variant of ['raw', 'simplified']) {
 		target(`${thousands(s)}: List ${variant} peak RSS growth <= the baseline's`, memoryRounds(s, variant, 'baseline'), TARGETS.memory);
 	}
@@ -454,6 +483,8 @@ if (trigger && !trigger.failed) {
 	t.value = trigger.ratio1pct;
 	t.status = !Number.isFinite(t.value) ? 'N/A' : t.value <= TARGETS.triggerPoll ? 'MET' : 'MISSED';
 }
+
+if (network) targets.push(...network.targets);
 
 // ---- report -------------------------------------------------------------------------------------
 
@@ -569,13 +600,22 @@ if (hasSize(TARGETS.size)) {
 	const s = TARGETS.size;
 	paged = unavailable(s, 'paged')
 		? { unavailable: `n/a: the node does not page (${unavailable(s, 'paged')})` }
-		: { raw: median(allTimes(s, 'raw')), paged: median(allTimes(s, 'paged')), paired: median(pairedRounds(s, 'paged', 'raw')) };
+		: {
+				raw: median(allTimes(s, 'raw')),
+				paged: median(allTimes(s, 'paged')),
+				paired: median(pairedRounds(s, 'paged', 'raw')),
+				oneByOne: median(allTimes(s, 'paged-1')),
+				oneByOnePaired: median(pairedRounds(s, 'paged-1', 'raw')),
+				rss: memoryMedian(s, 'paged'),
+				oneByOneRss: memoryMedian(s, 'paged-1'),
+			};
 	log(`Paged listing: ${thousands(s)} records in pages of ${thousands(PAGE_SIZE)} vs the same in one page (List raw):`);
 	log(
 		paged.unavailable
 			? `  ${paged.unavailable}`
-			: `  one page ${fixed(paged.raw)} ms, ${s / PAGE_SIZE} pages ${fixed(paged.paged)} ms: paired ratio ${fixed(paged.paired, 2)}`,
+			: `  one page ${fixed(paged.raw)} ms; ${s / PAGE_SIZE} pages read ahead (Parallel Requests 5) ${fixed(paged.paged)} ms, paired ratio ${fixed(paged.paired, 2)}; one by one (1) ${fixed(paged.oneByOne)} ms, paired ratio ${fixed(paged.oneByOnePaired, 2)}`,
 	);
+	if (!paged.unavailable) log(`  peak RSS growth: read ahead ${mb(paged.rss)} MB, one by one ${mb(paged.oneByOneRss)} MB`);
 	log();
 }
 
@@ -695,9 +735,7 @@ if (answerCost) {
 
 if (network) {
 	for (const line of network.lines) log(line);
-	log(
-		`(load average before it: ${loadavg.network}; single runs of the large listing, its time is round trips, not CPU; took ${fixed(network.seconds, 0)} s)`,
-	);
+	log(`(load average before it: ${loadavg.network}, after it: ${network.loadavgAfter}; took ${fixed(network.seconds, 0)} s)`);
 	log();
 }
 

@@ -73,6 +73,27 @@ export const thousands = (value) => Math.round(value).toLocaleString('en-US');
 /** `value` with `digits` decimals; '-' for a figure not measured. */
 export const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
+/** A target: the median of its per-round values against `limit` (and `stretch`), MET / MISSED / N/A. */
+export function targetOf(name, perRound, limit, stretch) {
+	const measured = perRound.filter(Number.isFinite);
+	const value = median(measured);
+	const status = !Number.isFinite(value) ? 'N/A' : value <= limit ? 'MET' : 'MISSED';
+	const straddles = measured.some((v) => v <= limit) && measured.some((v) => v > limit);
+	const t = { name, limit, value, rounds: perRound, status, straddles };
+	if (stretch !== undefined) {
+		t.stretch = stretch;
+		t.stretchStatus = !Number.isFinite(value) ? 'N/A' : value <= stretch ? 'MET' : 'MISSED';
+	}
+	return t;
+}
+
+/** A target's line: `  MISSED  <name>  1.43  (rounds 1.39 1.43 1.43)`, its stretch, its CPU pairs if any, and whether its rounds straddle the limit. */
+export const formatTarget = (t) =>
+	`  ${t.status.padEnd(6)}  ${t.name.padEnd(58)} ${fixed(t.value, 2).padStart(5)}  (rounds ${t.rounds.map((v) => fixed(v, 2)).join(' ')})` +
+	(t.stretch !== undefined ? `  stretch <= ${t.stretch}: ${t.stretchStatus}` : '') +
+	(t.cpu !== undefined ? `  CPU ${fixed(median(t.cpu), 2)} (rounds ${t.cpu.map((v) => fixed(v, 2)).join(' ')})` : '') +
+	(t.straddles ? '  (rounds on both sides of the limit: within the noise)' : '');
+
 /**
  * tools/bench/server.mjs (`args`: its page size, if any) in a process of its own. Resolves with the JSON
  * line it prints first ({ urls, smallUrls, apiKey, ... }) and stop(), which ends it.

@@ -63,6 +63,24 @@ async function runList({ baseUrl, apiKey, simplify, packageRoot, options }) {
 	return items;
 }
 
+/**
+ * One manual execution of Get (By ID, `id`; `options`: its Options, else the defaults), of this
+ * checkout or of `packageRoot`. Resolves with the node's output items; throws the node's error.
+ */
+async function runGet({ baseUrl, apiKey, id, simplify = true, packageRoot, options }) {
+	const parameters = {
+		resource: 'service',
+		operation: 'get',
+		serviceId: { __rl: true, mode: 'id', value: id },
+		simplify,
+		...(options && { options }),
+	};
+	const get = node('Services', NODE_TYPE, 1, parameters, CREDENTIAL);
+	const { items, error } = await engineFor(packageRoot).runNode({ node: get, credentials: { apiKey, baseUrl } });
+	if (error) throw Object.assign(new Error(`Get failed: ${error.message}`), { nodeError: error });
+	return items;
+}
+
 let peerLoaded = false;
 /** Registers HTTP Request and Split Out from `nodesBaseDir` (n8n-nodes-base/dist/nodes). */
 function loadPeer(nodesBaseDir) {
@@ -146,4 +164,4 @@ async function pollTrigger({ workflow, baseUrl, apiKey }) {
 	return emitted === null ? null : emitted[0];
 }
 
-module.exports = { runList, runPeer, triggerWorkflow, pollTrigger };
+module.exports = { runList, runGet, runPeer, triggerWorkflow, pollTrigger };

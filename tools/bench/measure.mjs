@@ -11,7 +11,8 @@
 // Variants:
 //   baseline        plain GET of the same URL (node:http, same headers), JSON.parse, wrap each record as { json }
 //   raw, simplified the Services node's List (Return All) through n8n-core's WorkflowExecute, from dist/
-//   paged           List raw over the same records in pages (the paged mock)
+//   paged           List raw over the same records in pages (the paged mock), reading ahead (Parallel Requests 5)
+//   paged-1         the same one page after another (Parallel Requests 1)
 //   peer            HTTP Request + Split Out (n8n-nodes-base) over the records as {"data": [...]}
 //   env-raw, env-simplified   List over that same {"data": [...]} listing, to compare with the peer
 //   raw@R, simplified@R, paged@R, env-raw@R, ...   the List variants with the dist/ of the commit R
@@ -83,6 +84,7 @@ const VARIANTS = {
 	raw: ['main', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: false, packageRoot })],
 	simplified: ['main', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: true, packageRoot })],
 	paged: ['paged', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: false, packageRoot })],
+	'paged-1': ['paged', (baseUrl) => runList({ baseUrl, apiKey, simplify: false, options: { parallelRequests: 1 } })],
 	peer: ['envelope', (baseUrl) => runPeer({ baseUrl, apiKey, nodesBaseDir: args['nodes-base'] })],
 	'env-raw': ['envelope', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: false, packageRoot })],
 	'env-simplified': ['envelope', (baseUrl, packageRoot) => runList({ baseUrl, apiKey, simplify: true, packageRoot })],

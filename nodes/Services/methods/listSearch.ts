@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { matchesServiceFilters, parseServiceFilters } from '../../shared/parameters/filters';
+import type { ServicePage } from '../../shared/listing/listing';
 import { listServicePages } from '../../shared/listing/listing';
 import { simplifyServiceRecord } from '../../shared/record/serviceRecord';
 import { DescribedError } from '../../shared/errors/errors';
@@ -65,11 +66,13 @@ export async function searchServices(
 	let skip = token && from === undefined ? pagesRead : 0;
 	if (skip > 0) pagesRead = 0;
 	const results: INodeListSearchItems[] = [];
-	for await (const { records, next } of listServicePages(session, { from })) {
+	// Each page's entries are found when the walk hands it over, before it is yielded: no page after the
+	// one that completes this call is read ahead (pagesWanted).
+	const pagesWanted = ({ records }: ServicePage): number => {
 		pagesRead++;
 		if (skip > 0) {
 			skip--;
-			continue;
+			return Infinity;
 		}
 		for (const record of records) {
 			const { id_service, name, alias, status } = simplifyServiceRecord(record);
@@ -77,6 +80,9 @@ export async function searchServices(
 			const label = text`${foreign(name || id_service, NAME_MAX)}${alias ? text` (${foreign(alias, NAME_MAX)})` : own('')}`;
 			results.push({ name: session.show(label, 2 * NAME_MAX + 3), value: session.show(foreign(id_service, 5 * QUOTE_MAX), 5 * QUOTE_MAX) });
 		}
+		return results.length >= ENTRIES_PER_CALL ? 0 : Infinity;
+	};
+	for await (const { next } of listServicePages(session, { from, pagesWanted })) {
 		if (results.length >= ENTRIES_PER_CALL && next !== undefined) return { results, paginationToken: remember(owner, next, pagesRead) };
 	}
 	return { results };

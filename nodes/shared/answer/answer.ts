@@ -5,7 +5,7 @@ import { foreign, own, text } from '../text/text';
 import type { ApiResponse } from '../transport/transport';
 import { platformError, repeatedKey, unknownShape } from './answerTexts';
 import { readEnvelope } from './envelope';
-import type { FoundLink, PageSignals, Position } from './evidence';
+import type { Extent, FoundLink, PageSignals, Position } from './evidence';
 import { Reading } from './evidence';
 import { readHeaders } from './headers';
 import { keepExactIntegers } from './jsonText';
@@ -26,6 +26,8 @@ export interface Answer extends RecordsOfPage {
 	/** The next page's link as the platform wrote it (absolute or relative), and where it was found. */
 	next?: FoundLink;
 	signals: PageSignals;
+	/** Where it says the listing ends: the walk reads ahead only as far (listing/readAhead.ts). */
+	extent: Extent;
 	/** The URL that answered (after redirects) and its status. */
 	url: string;
 	status: number;
@@ -46,7 +48,7 @@ export function readAnswer(response: Pick<ApiResponse, 'body' | 'text' | 'header
 	readHeaders(headers, status, reading);
 	const found = readShape(body, json, reading, position.page);
 	reading.judge(url, found.items.length);
-	return { ...found, next: reading.next(url), signals: reading.signals, url, status };
+	return { ...found, next: reading.next(url), signals: reading.signals, extent: reading.extent(url), url, status };
 }
 
 /**

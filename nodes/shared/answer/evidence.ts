@@ -32,6 +32,18 @@ export interface PageSignals {
 	complete?: Text;
 }
 
+/**
+ * What an answer says about where the listing ends, for reading ahead along the platform's own page
+ * sequence (listing/pageSequence.ts): the smallest page count and the largest page size it states,
+ * its total, and its last links resolved against its address.
+ */
+export interface Extent {
+	pages?: number;
+	pageSize?: number;
+	total?: number;
+	lastLinks: readonly string[];
+}
+
 /** Where the answer stands in the walk: its page number (1 = the first read) and whether the walk began at a later page. */
 export interface Position {
 	page: number;
@@ -127,6 +139,19 @@ export class Reading {
 			if (size !== undefined)
 				this.unsettled(text`the page holds ${records} services, as many as ${size.field} ${size.count} says a page holds`);
 		}
+	}
+
+	/** Where the answer says the listing ends (read once the whole answer is read). */
+	extent(url: string): Extent {
+		const counts = (values: Array<number | undefined>) => values.filter((value): value is number => value !== undefined && value > 0);
+		const pages = counts(this.pageOfPages.map((holder) => holder.pages?.count));
+		const sizes = counts(this.pageSizes.map((size) => size.count));
+		return {
+			...(pages.length > 0 && { pages: Math.min(...pages) }),
+			...(sizes.length > 0 && { pageSize: Math.max(...sizes) }),
+			...(this.signals.total !== undefined && { total: this.signals.total.count }),
+			lastLinks: this.lastLinks.map((last) => resolve(last.link, url)),
+		};
 	}
 
 	private judgePageOfPages({ page, pages, fromZero }: PageOfPages): void {

@@ -6,12 +6,13 @@ import { checkPageRecords } from '../record/pageRecords';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
 import { DescribedError } from '../errors/errors';
 import type { Text } from '../text/text';
-import { foreign, own, text } from '../text/text';
+import { foreign, formatDuration, own, text, thousands } from '../text/text';
 import type { ApiSession } from '../transport/transport';
 import type { ApiContext, RequestLimits } from '../transport/types';
 import { ownPathUrl } from '../transport/quotedUrl';
 import { openApiSession } from '../transport/transport';
 import { checkNothingLeft } from './completeness';
+import { ReadAhead } from './readAhead';
 
 /**
  * The services listing: the walk over its pages. Each page goes one way: the transport fetches it,
@@ -99,32 +100,52 @@ interface Walk {
 /**
  * Reads the listing page by page through one session (its deadline, size cap and retries cover the
  * whole listing, all pages together) and yields each page. Stop early by leaving the loop: no further
- * page is requested. On the last page (no next link) the listing must add up (completeness.ts): a
- * listing that says more exists than was read is an error, never returned as if it were whole.
- * `from` resumes at a page URL an earlier read gave as `next` (then only that page's own signals
- * count); `simplify` asks for each page's `services` too. Errors are n8n errors with the item index,
- * already redacted.
+ * page is requested, and what was read ahead is dropped. On the last page (no next link) the listing
+ * must add up (completeness.ts): a listing that says more exists than was read is an error, never
+ * returned as if it were whole. `from` resumes at a page URL an earlier read gave as `next` (then
+ * only that page's own signals count); `simplify` asks for each page's `services` too;
+ * `pagesWanted`, called with each page just before it is yielded, says how many pages after it the
+ * caller may still read (Get: none once the id is found): no more are read ahead. Pages are read ahead along the platform's own sequence
+ * (readAhead.ts); the pages yielded, and the errors, are the one-by-one walk's. Errors are n8n
+ * errors with the item index, already redacted. One debug log line per listing says what it did.
  */
 export async function* listServicePages(
 	session: ApiSession,
-	{ from, simplify = false }: { from?: string; simplify?: boolean } = {},
+	{ from, simplify = false, pagesWanted }: { from?: string; simplify?: boolean; pagesWanted?: (page: ServicePage) => number } = {},
 ): AsyncGenerator<ServicePage, void, undefined> {
 	const walk: Walk = { resumed: from !== undefined, seen: new Map(), fetched: new Set() };
+	const ahead = new ReadAhead(session, { action: LIST_ACTION, resumed: walk.resumed, maxPages: MAX_LISTING_PAGES });
 	// The first page's address is the node's own path on the Base URL: quoted so (transport/quotedUrl.ts).
 	let target: string | { path: Text } = from ?? { path: SERVICES_PATH };
-	for (let pageNumber = 1; ; pageNumber++) {
-		walk.fetched.add(typeof target === 'string' ? target : ownPathUrl(session.baseUrl, target.path).href);
-		const answer = await fetchAnswer(session, target, { page: pageNumber, resumed: walk.resumed });
-		const page = joinPage(session, walk, answer, pageNumber, simplify);
-		yield page;
-		if (page.next === undefined) return;
-		target = page.next;
+	const startedAt = Date.now();
+	let pagesRead = 0;
+	let ended = own('failed on page 1');
+	try {
+		for (let pageNumber = 1; ; pageNumber++) {
+			ended = text`failed on page ${pageNumber}`;
+			walk.fetched.add(typeof target === 'string' ? target : ownPathUrl(session.baseUrl, target.path).href);
+			const answer = await fetchAnswer(session, ahead, target, { page: pageNumber, resumed: walk.resumed });
+			const page = joinPage(session, walk, answer, pageNumber, simplify);
+			pagesRead = pageNumber;
+			const wanted = pagesWanted?.(page) ?? Infinity;
+			ahead.follow(answer, { position: pageNumber, records: page.records.length, next: page.next, wanted });
+			ended = page.next === undefined ? own('read whole') : own('stopped early by its reader');
+			yield page;
+			if (page.next === undefined) return;
+			target = page.next;
+		}
+	} finally {
+		ahead.close();
+		const took = formatDuration(Date.now() - startedAt);
+		session.debug(
+			text`Services listing ${ended} in ${took}: ${pagesRead} page(s), ${thousands(walk.seen.size)} services; ${ahead.summary()}`,
+		);
 	}
 }
 
-/** The transport, then the answer stage: the answer's raw text is let go before its records are checked. */
-async function fetchAnswer(session: ApiSession, target: string | { path: Text }, position: Position): Promise<Answer> {
-	const response = await session.get(target, { action: LIST_ACTION });
+/** The transport (the page read ahead, or asked now), then the answer stage: the answer's raw text is let go before its records are checked. */
+async function fetchAnswer(session: ApiSession, ahead: ReadAhead, target: string | { path: Text }, position: Position): Promise<Answer> {
+	const response = await ahead.fetch(target);
 	try {
 		return readAnswer(response, position);
 	} catch (error) {

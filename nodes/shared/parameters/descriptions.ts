@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_LISTING_TIME_LIMIT_MIN, DEFAULT_MAX_RESPONSE_MB, DEFAULT_TIMEOUT_MS } from './limits';
+import { DEFAULT_LISTING_TIME_LIMIT_MIN, DEFAULT_MAX_RESPONSE_MB, DEFAULT_PARALLEL_REQUESTS, DEFAULT_TIMEOUT_MS } from './limits';
 
 /** Parameters the Services node's List and the Services Trigger share, so both read them the same way. */
 export const serviceFiltersProperty: INodeProperties = {
@@ -49,16 +49,6 @@ export const requestOptionsProperty: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Timeout',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: DEFAULT_TIMEOUT_MS,
-			hint: 'In milliseconds, for each request: 30000 is 30 seconds',
-			description:
-				'How long each request to the platform may take, in milliseconds: connecting, waiting and reading its answer (one page of a listing; a retry is a new request). The whole listing has Listing Time Limit.',
-		},
-		{
 			displayName: 'Listing Time Limit',
 			name: 'listingTimeLimit',
 			type: 'number',
@@ -79,6 +69,16 @@ export const requestOptionsProperty: INodeProperties = {
 				"Most data the node reads for one listing, in MB: all its pages together, counted after decompression; more fails instead of filling n8n's memory",
 		},
 		{
+			displayName: 'Parallel Requests',
+			name: 'parallelRequests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+			default: DEFAULT_PARALLEL_REQUESTS,
+			hint: 'Pages of a listing requested at once, where the platform shows their sequence; 1 reads one after another',
+			description:
+				"How many pages of a listing the node may request at once. Only where the platform's own links show the sequence of its pages (a page number or offset) and it says where the listing ends; a page read ahead is kept only when the platform's link from the page before confirms it, so the result is the same as with 1. A 429 or 503 makes the rest of that listing one request at a time.",
+		},
+		{
 			displayName: 'Retry on Rate Limit',
 			name: 'retryOnRateLimit',
 			type: 'boolean',
@@ -86,6 +86,16 @@ export const requestOptionsProperty: INodeProperties = {
 			default: true,
 			description:
 				'Whether to retry automatically when the platform answers 429 (rate limit), 502, 503 or 504: up to 3 times a page and 10 times a listing, waiting as the platform asks (Retry-After) or 0.5 to 4 s, never longer than the Timeout nor past the Listing Time Limit',
+		},
+		{
+			displayName: 'Timeout',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_TIMEOUT_MS,
+			hint: 'In milliseconds, for each request: 30000 is 30 seconds',
+			description:
+				'How long each request to the platform may take, in milliseconds: connecting, waiting and reading its answer (one page of a listing; a retry is a new request). The whole listing has Listing Time Limit.',
 		},
 	],
 };

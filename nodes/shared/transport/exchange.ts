@@ -29,10 +29,17 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 export interface Exchange {
 	context: ApiContext;
 	limits: RequestLimits;
-	/** The session's use so far: the byte cap covers every body read through it, not each alone. */
-	used: SessionUse;
+	/**
+	 * The session's use as the walk stands when it takes this exchange's answer (the pages before it
+	 * read whole): what the texts of its errors say. The byte cap covers every body of the session.
+	 */
+	used: Readonly<SessionUse>;
 	/** Time left before the session's deadline. */
 	remainingMs: () => number;
+	/** Whether a body may grow to `bytes`: the room the session gives it under Max Response Size (pageRead.ts). */
+	admit: (bytes: number) => boolean;
+	/** The bytes a body may hold now without any other read giving way (what may be allocated ahead). */
+	room: () => number;
 }
 
 /**
@@ -46,12 +53,26 @@ export interface Deadline {
 	ms: number;
 }
 
-/** The deadline of the request starting now: the Timeout, or what is left of the listing's time when less. */
-export function requestDeadline(exchange: Exchange): Deadline {
+/**
+ * The deadline of the request starting now: the Timeout, or what is left of the listing's time when
+ * less. `stop` ends it early too (a read ahead the walk no longer wants; its outcome is not used).
+ */
+export function requestDeadline(exchange: Exchange, stop?: AbortSignal): Deadline {
 	const left = Math.max(1, exchange.remainingMs());
 	const { timeoutMs } = exchange.limits;
 	const ms = Math.min(timeoutMs, left);
-	return { signal: AbortSignal.timeout(ms), bound: timeoutMs < left ? 'request' : 'listing', ms };
+	const timeout = AbortSignal.timeout(ms);
+	return { signal: stop === undefined ? timeout : eitherSignal(timeout, stop), bound: timeoutMs < left ? 'request' : 'listing', ms };
+}
+
+/** Aborted when either is (AbortSignal.any needs Node 20.3; n8n 1.x may run on Node 18). */
+function eitherSignal(one: AbortSignal, other: AbortSignal): AbortSignal {
+	const both = new AbortController();
+	const abort = () => both.abort();
+	if (one.aborted || other.aborted) abort();
+	one.addEventListener('abort', abort, { once: true });
+	other.addEventListener('abort', abort, { once: true });
+	return both.signal;
 }
 
 export interface RawResponse {
@@ -106,27 +127,48 @@ function deadlineError(exchange: Exchange, deadline: Deadline, host: string, act
 	return new DescribedError(...textOf(describeDeadline({ bound: deadline.bound, limits, pagesRead: used.pagesRead, host, action })));
 }
 
-export async function readJsonBody(
+/**
+ * A success's body, read whole within the room the session gives it (`exchange.admit`: the listing's
+ * Max Response Size, less the pages before it), before the request's deadline; not yet counted nor
+ * parsed (the session does both when the walk takes it).
+ */
+export async function readAnswerBytes(
 	exchange: Exchange,
 	rawBody: unknown,
 	headers: Record<string, string | undefined>,
 	{ statusCode, url, action, deadline }: { statusCode: number; url: string; action: Text; deadline: Deadline },
-): Promise<{ body: unknown; text: string }> {
+): Promise<Buffer> {
 	const host = new URL(url).host;
-	const contentType = headers['content-type'];
 	try {
 		const length = Number(headers['content-length']);
 		const expectedBytes = Number.isSafeInteger(length) ? length : undefined;
-		// What is left of the session's cap: a page is cut off as soon as the listing reaches it.
-		const maxBytes = Math.max(0, exchange.limits.maxResponseBytes - exchange.used.bytesRead);
-		const buffer = await readBody(rawBody, { maxBytes, deadline: deadline.signal, expectedBytes });
-		exchange.used.bytesRead += buffer.length;
-		exchange.used.pagesRead++;
-		const text = decodeText(buffer, contentType);
-		return { body: parseJson(text, contentType, statusCode), text };
+		// The session's room decides: a page is cut off as soon as the listing reaches the cap.
+		return await readBody(rawBody, { maxBytes: exchange.room(), deadline: deadline.signal, expectedBytes, admit: exchange.admit });
 	} catch (error) {
 		throw bodyFailure(exchange, error, { headers, statusCode, host, action, deadline });
 	}
+}
+
+/** The JSON of a body read whole: decoded by its charset, parsed; an error says why it is not JSON. */
+export function parseAnswer(
+	buffer: Buffer,
+	headers: Record<string, string | undefined>,
+	statusCode: number,
+): { body: unknown; text: string } {
+	const contentType = headers['content-type'];
+	let text: string;
+	try {
+		text = decodeText(buffer, contentType);
+	} catch (error) {
+		throw undecodable(error, contentType, statusCode);
+	}
+	return { body: parseJson(text, contentType, statusCode), text };
+}
+
+/** A body that is not text in its charset, in words (any other error as it is). */
+function undecodable(error: unknown, contentType: string | undefined, statusCode: number): unknown {
+	if (!(error instanceof UndecodableTextError)) return error;
+	return new HttpStatusError(describeUndecodableText({ charset: error.charset, known: error.known, contentType }), statusCode);
 }
 
 /** Why a body could not be used: too large, too slow, undecodable, or cut by the network. */
@@ -143,10 +185,6 @@ function bodyFailure(
 			describeBodyTooLarge({ maxBytes: exchange.limits.maxResponseBytes, action, bytesRead, pagesRead }),
 			statusCode,
 		);
-	}
-	if (error instanceof UndecodableTextError) {
-		const text = describeUndecodableText({ charset: error.charset, known: error.known, contentType: headers['content-type'] });
-		return new HttpStatusError(text, statusCode);
 	}
 	if (isDecompressionError(errorCode(error)) && !context.deadline.signal.aborted) {
 		const text = describeUndecodableEncoding({ encoding: headers['content-encoding'], host, detail: errorDetail(error) });

@@ -3,7 +3,7 @@ import type { ErrorText } from '../errors/errors';
 import type { Text } from '../text/text';
 import { EXCERPT_MAX, foreign, formatDuration, own, text } from '../text/text';
 import type { QuotedUrl } from './quotedUrl';
-import { describeRetryAfter } from './retryAfter';
+import { describeRetryAfter } from './retry';
 
 /** Texts for what the platform answered over HTTP: statuses, Retry-After, retries, redirects, its own message. */
 

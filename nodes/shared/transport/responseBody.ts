@@ -29,17 +29,25 @@ export function isBodyStream(value: unknown): value is BodyStream {
 }
 
 /**
- * Reads the whole body, or fails: BodyTooLargeError once more than `maxBytes` arrived (the stream is
- * destroyed there, so memory stays at about the cap), DeadlineReachedError when `deadline` fires
- * (a trickling server), or the stream's own error (reset, decompression).
+ * Reads the whole body, or fails: BodyTooLargeError once more than `maxBytes` arrived, or, with
+ * `admit`, as soon as it refuses the size the body would grow to (then `maxBytes` only bounds what is
+ * allocated ahead from a Content-Length); the stream is destroyed there, so memory stays at about the
+ * cap. DeadlineReachedError when `deadline` fires (a trickling server), or the stream's own error
+ * (reset, decompression).
  */
 export async function readBody(
 	body: unknown,
-	{ maxBytes, deadline, expectedBytes }: { maxBytes: number; deadline: AbortSignal; expectedBytes?: number },
+	{
+		maxBytes,
+		deadline,
+		expectedBytes,
+		admit = (bytes: number) => bytes <= maxBytes,
+	}: { maxBytes: number; deadline: AbortSignal; expectedBytes?: number; admit?: (bytes: number) => boolean },
 ): Promise<Buffer> {
+	const fits = admit;
 	if (!isBodyStream(body)) {
 		const buffer = body === undefined || body === null ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(String(body));
-		if (buffer.length > maxBytes) throw new BodyTooLargeError();
+		if (!fits(buffer.length)) throw new BodyTooLargeError();
 		return buffer;
 	}
 	// With a Content-Length (within the cap) the chunks are copied into one buffer as they come, so a
@@ -54,7 +62,7 @@ export async function readBody(
 	try {
 		for await (const chunk of body) {
 			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-			if (size + buffer.length > maxBytes) {
+			if (!fits(size + buffer.length)) {
 				body.destroy();
 				throw new BodyTooLargeError();
 			}

@@ -2,77 +2,41 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { resolveApiBaseUrl, resolveApiKey } from './baseUrl';
 import { DescribedError, HttpStatusError, toNodeError } from '../errors/errors';
-import type { Exchange, RawResponse } from './exchange';
-import { lowerCaseHeaders, readErrorMessage, readJsonBody, requestDeadline, sendGet, textOf } from './exchange';
+import { parseAnswer, readErrorMessage, textOf } from './exchange';
 import {
 	describeCrossOrigin,
 	describeHttpStatus,
-	describeRedirect,
-	describeRedirectLoop,
-	describeRedirectWithUserInfo,
 	describeRetriesExhausted,
 	describeRetryBudgetSpent,
 	describeRetryTooLong,
 } from './httpErrors';
-import type { ApiContext, RequestLimits, SessionUse } from './types';
+import type { FailedStatus, Outcome, ReadHost } from './pageRead';
+import { PageRead, ReadsUnderWay } from './pageRead';
+import type { AheadRead, ApiContext, ApiResponse, ApiSession, RequestLimits, SessionUse } from './types';
 import { CREDENTIAL_TYPE } from './types';
 import type { Redact } from '../text/text';
 import { makeRedactor } from '../redaction/redact';
 import type { Text } from '../text/text';
-import { render } from '../text/text';
+import { DESCRIPTION_MAX, own, render, text } from '../text/text';
 import { discardBody } from './responseBody';
 import type { RequestUrl } from './quotedUrl';
 import { foreignUrl, ownPathUrl } from './quotedUrl';
-import { parseRetryAfter } from './retryAfter';
-import { MAX_RETRIES, MAX_SESSION_RETRIES, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
+import { MAX_RETRIES, MAX_SESSION_RETRIES, parseRetryAfter, pause, RETRYABLE_STATUSES, retryDelayMs } from './retry';
 import { describeTransportFailure } from './transportErrors';
 
 /**
- * The session: opens it from the credential, and walks one request through same-origin redirects and
- * retries. Two times bound it: each request its Timeout, the whole session (a listing, all its pages,
- * retries and waits) its Listing Time Limit, in a poll within the poll's budget. One exchange (send,
- * read the body) is exchange.ts's.
+ * The session: opens it from the credential, and takes each read (pageRead.ts: one request through
+ * same-origin redirects to its first outcome) in the walk's order: retries and their waits, the
+ * counters, the body parsed. Reads may be under way ahead of the walk (Parallel Requests); what the
+ * walk takes is judged as the one-by-one walk would judge it then. Two times bound it: each request
+ * its Timeout, the whole session (a listing, all its pages, retries and waits) its Listing Time
+ * Limit, in a poll within the poll's budget. One exchange (send, read the body) is exchange.ts's.
  */
-
-const MAX_SAME_ORIGIN_REDIRECTS = 5;
 
 /** The session's retries are used up: its text already says how many, over how long. */
 class RetryBudgetError extends HttpStatusError {}
 
-export interface ApiResponse {
-	/** Parsed JSON (already checked: JSON, decodable, under the cap). */
-	body: unknown;
-	/** The JSON text it was parsed from: the answer stage reads what JSON.parse hides (answer/jsonText.ts). */
-	text: string;
-	/** The HTTP status (2xx: the answer stage judges which it reads). */
-	status: number;
-	/** Lower-case names, first value. */
-	headers: Record<string, string | undefined>;
-	/** Final URL after same-origin redirects. */
-	url: string;
-}
-
-export interface ApiSession {
-	/** Resolved credential base URL, no trailing slash. */
-	readonly baseUrl: string;
-	/**
-	 * target: the node's own path (`{ path: SERVICES_PATH }`, joined to baseUrl and quoted as the node's
-	 * wording, quotedUrl.ts) or an absolute URL, which must be same-origin as baseUrl (else a clear
-	 * error naming it; the key is never sent elsewhere).
-	 * action: what the caller does, for texts, e.g. 'list services'. Each request has the Timeout; the
-	 * listing's time, byte cap and retries are the session's: they apply to everything fetched through
-	 * it (a whole paged listing).
-	 * Failures are thrown as finished n8n errors (redacted, with itemIndex).
-	 */
-	get(target: string | { path: Text }, options: { action: Text }): Promise<ApiResponse>;
-	/**
-	 * The ONE way our errors become n8n errors: redacts the key in every form, keeps our text against
-	 * n8n's message rewrite, adds itemIndex; DescribedError -> NodeOperationError/NodeApiError.
-	 */
-	toNodeError(error: unknown, httpCode?: number): Error;
-	/** A Text as the user sees it (text.ts render) with this credential's redactor: for texts that are not errors. */
-	show(value: Text, max: number): string;
-}
+export type { AheadRead, ApiResponse, ApiSession } from './types';
 
 /**
  * Reads and validates the credential (key trimmed; an empty key or one a header cannot carry, a Base
@@ -108,19 +72,24 @@ export async function credentialRedactor(this: ApiContext, itemIndex: number): P
 	}
 }
 
-class HttpSession implements ApiSession {
+class HttpSession implements ApiSession, ReadHost {
 	readonly baseUrl: string;
 
-	private readonly origin: string;
+	readonly origin: string;
+
+	readonly parallelRequests: number;
 
 	private readonly startedAt = Date.now();
 
 	private readonly deadlineAt: number;
 
-	/** Bytes, pages and retries across every request of the session: one bound for a whole listing. */
+	/** Bytes, pages and retries of every answer the walk took: one bound for a whole listing. */
 	private readonly used: SessionUse = { bytesRead: 0, pagesRead: 0, retries: 0 };
 
-	private readonly exchange: Exchange;
+	/** Reads started and not yet taken, in the order the walk takes them. */
+	readonly reads: ReadsUnderWay;
+
+	private slowDown?: Text;
 
 	constructor(
 		private readonly context: ApiContext,
@@ -128,8 +97,14 @@ class HttpSession implements ApiSession {
 	) {
 		this.baseUrl = options.baseUrl;
 		this.origin = new URL(options.baseUrl).origin;
+		this.parallelRequests = options.limits.parallelRequests;
 		this.deadlineAt = this.startedAt + options.limits.listingTimeMs;
-		this.exchange = { context, limits: options.limits, used: this.used, remainingMs: () => this.remainingMs() };
+		const base = { context, limits: options.limits, remainingMs: () => this.remainingMs() };
+		this.reads = new ReadsUnderWay(this.used, base, () => (this.slowDown ??= own('the pages read ahead would pass Max Response Size')));
+	}
+
+	get oneAtATime(): Text | undefined {
+		return this.slowDown;
 	}
 
 	toNodeError(error: unknown, httpCode?: number): Error {
@@ -140,17 +115,81 @@ class HttpSession implements ApiSession {
 		return render(value, this.options.redact, max);
 	}
 
-	async get(target: string, { action }: { action: Text }): Promise<ApiResponse> {
+	debug(value: Text): void {
+		this.context.logger.debug(this.show(value, DESCRIPTION_MAX));
+	}
+
+	async get(target: string | { path: Text }, { action }: { action: Text }): Promise<ApiResponse> {
+		let read: PageRead;
+		try {
+			read = new PageRead(this, this.resolveTarget(target, action), action);
+		} catch (error) {
+			throw this.toNodeError(error);
+		}
+		// Asked now: it goes before any read ahead (the walk drops those before it asks another address).
+		this.reads.add(read, { head: true });
+		return await this.take(read);
+	}
+
+	readAhead(url: string, { action }: { action: Text }): AheadRead {
+		const read = new PageRead(this, this.resolveTarget(url, action), action);
+		this.reads.add(read, { head: false });
+		return {
+			url: read.url,
+			take: async () => await this.take(read),
+			drop: () => {
+				read.dropped = true;
+				read.stopReading();
+				this.reads.release(read);
+			},
+		};
+	}
+
+	/**
+	 * The walk takes a read: its outcome judged as the one-by-one walk would judge it now, in this
+	 * order. A failed status is retried here (waits included); a success is counted (bytes, pages)
+	 * and parsed; a read that gave way is asked again.
+	 */
+	private async take(read: PageRead): Promise<ApiResponse> {
 		const retried = { count: 0, startedAt: Date.now() };
 		try {
-			return await this.fetchWithRetries(this.resolveTarget(target, action), action, retried);
+			let outcome = await read.first;
+			for (;;) {
+				if (read.gaveWay) {
+					read.gaveWay = false;
+					outcome = await read.attempt(read.start);
+				} else if (outcome.kind === 'failed') {
+					throw outcome.error;
+				} else if (outcome.kind === 'answer') {
+					return this.accept(read, outcome);
+				} else {
+					const retry = await this.waitToRetry(outcome, retried);
+					if (retry !== 'sent again') throw await this.statusError(outcome, retry, read.action);
+					outcome = await read.attempt(outcome.requested, outcome.redirects);
+				}
+			}
 		} catch (error) {
 			// Whatever ends a request after retries (a status, the deadline, a body) says how often and how long.
 			if (retried.count > 0 && error instanceof DescribedError && !(error instanceof RetryBudgetError)) {
 				error.addToDescription(describeRetriesExhausted({ retries: retried.count, waitedMs: Date.now() - retried.startedAt }));
 			}
 			throw this.toNodeError(error);
+		} finally {
+			this.reads.release(read);
 		}
+	}
+
+	/** A success the walk takes: its bytes and page now the listing's, then decoded and parsed. */
+	private accept(read: PageRead, { buffer, headers, status, url }: Extract<Outcome, { kind: 'answer' }>): ApiResponse {
+		this.reads.release(read);
+		this.used.bytesRead += buffer.length;
+		this.used.pagesRead++;
+		const { body, text } = parseAnswer(buffer, headers, status);
+		return { body, text, headers, url, status };
+	}
+
+	throttled(status: number): void {
+		this.slowDown ??= text`the platform answered HTTP ${status}`;
 	}
 
 	private resolveTarget(target: string | { path: Text }, action: Text): RequestUrl {
@@ -172,56 +211,19 @@ class HttpSession implements ApiSession {
 		);
 	}
 
+	/** A failed status that is not retried: its error, quoting the platform's message. */
+	private async statusError(failed: FailedStatus, retry: 'retries spent' | 'not retried', action: Text): Promise<HttpStatusError> {
+		const { status, headers, requested } = failed;
+		const serverMessage = failed.message
+			? failed.message.said
+			: await readErrorMessage(failed.body, headers['content-type'], failed.deadline.signal);
+		if (retry === 'retries spent') return this.retryBudgetError(status, action, serverMessage);
+		const said = describeHttpStatus(status, { url: requested.quoted, action, retryAfter: headers['retry-after'], serverMessage });
+		return new HttpStatusError(said, status);
+	}
+
 	private remainingMs(): number {
 		return this.deadlineAt - Date.now();
-	}
-
-	/**
-	 * One request to its answer, as a sequence of steps: send; a redirect within the Base URL's origin
-	 * is followed (redirectTarget); a retryable status waits and sends again (waitToRetry); any other
-	 * failed status is an error (statusError); a success is read whole (readJsonBody).
-	 */
-	private async fetchWithRetries(start: RequestUrl, action: Text, retried: { count: number }): Promise<ApiResponse> {
-		let requested = start;
-		for (let redirects = 0; ;) {
-			const deadline = requestDeadline(this.exchange);
-			const url = requested.href;
-			const response = await sendGet(this.exchange, url, action, deadline);
-			const { statusCode } = response;
-			const headers = lowerCaseHeaders(response.headers);
-			if (statusCode >= 200 && statusCode < 300) {
-				const { body, text } = await readJsonBody(this.exchange, response.body, headers, { statusCode, url, action, deadline });
-				return { body, text, headers, url, status: statusCode };
-			}
-			if (statusCode >= 300 && statusCode < 400 && statusCode !== 304) {
-				discardBody(response.body);
-				requested = this.redirectTarget(statusCode, headers.location, requested, ++redirects);
-				continue;
-			}
-			const retry = await this.waitToRetry(response, headers, retried, url);
-			if (retry === 'sent again') continue;
-			const serverMessage = await readErrorMessage(response.body, headers['content-type'], deadline.signal);
-			if (retry === 'retries spent') throw this.retryBudgetError(statusCode, action, serverMessage);
-			const said = describeHttpStatus(statusCode, { url: requested.quoted, action, retryAfter: headers['retry-after'], serverMessage });
-			throw new HttpStatusError(said, statusCode);
-		}
-	}
-
-	/** Where a redirect leads, when it may be followed: the key goes only where the user pointed it (same scheme, host and port). */
-	private redirectTarget(statusCode: number, location: string | undefined, requested: RequestUrl, redirects: number): RequestUrl {
-		const next = location && URL.canParse(location, requested.href) ? new URL(location, requested.href) : undefined;
-		if (next !== undefined && next.origin === this.origin && (next.username !== '' || next.password !== '')) {
-			throw new HttpStatusError(describeRedirectWithUserInfo(statusCode, requested.quoted), statusCode);
-		}
-		if (next?.origin !== this.origin) {
-			// Quoted as foreign text (redacted, then bounded when shown): a hostile Location may be long and carry the key.
-			const said = describeRedirect(statusCode, requested.quoted, location === undefined ? undefined : (next?.href ?? location));
-			throw new HttpStatusError(said, statusCode);
-		}
-		if (redirects > MAX_SAME_ORIGIN_REDIRECTS) {
-			throw new HttpStatusError(describeRedirectLoop(statusCode, requested.quoted, MAX_SAME_ORIGIN_REDIRECTS), statusCode);
-		}
-		return foreignUrl(next.href);
 	}
 
 	/**
@@ -231,13 +233,11 @@ class HttpSession implements ApiSession {
 	 * retry may wait is an error saying so.
 	 */
 	private async waitToRetry(
-		{ statusCode, body }: RawResponse,
-		headers: Record<string, string | undefined>,
+		{ status, headers, body, requested }: FailedStatus,
 		retried: { count: number },
-		url: string,
 	): Promise<'sent again' | 'retries spent' | 'not retried'> {
 		const { limits } = this.options;
-		if (!limits.retryOnRateLimit || !RETRYABLE_STATUSES.has(statusCode) || retried.count >= MAX_RETRIES) return 'not retried';
+		if (!limits.retryOnRateLimit || !RETRYABLE_STATUSES.has(status) || retried.count >= MAX_RETRIES) return 'not retried';
 		if (this.used.retries >= MAX_SESSION_RETRIES) return 'retries spent';
 		// The connection is let go before any wait; a retry too long to wait for quotes no platform message.
 		discardBody(body);
@@ -246,12 +246,12 @@ class HttpSession implements ApiSession {
 		// A retry waits at most the Timeout (the time the node gives one answer), and never past the listing's time.
 		if (waitMs > limits.timeoutMs || waitMs >= this.remainingMs()) {
 			if (retryAfterMs === undefined) return 'not retried';
-			throw new HttpStatusError(describeRetryTooLong({ status: statusCode, waitMs, remainingMs: this.remainingMs(), limits }), statusCode);
+			throw new HttpStatusError(describeRetryTooLong({ status, waitMs, remainingMs: this.remainingMs(), limits }), status);
 		}
 		const cancel = 'getExecutionCancelSignal' in this.context ? this.context.getExecutionCancelSignal() : undefined;
 		if (!(await pause(waitMs, cancel))) {
 			throw new DescribedError(
-				...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(url).host, timeoutMs: limits.timeoutMs })),
+				...textOf(describeTransportFailure('ERR_CANCELED', { host: new URL(requested.href).host, timeoutMs: limits.timeoutMs })),
 			);
 		}
 		retried.count++;

@@ -2,22 +2,25 @@
 // proxy and prints one JSON line. Started with NODE_EXTRA_CA_CERTS naming the bench's certificate
 // (Node reads it only at start-up), so every client here trusts the bench's TLS server as a
 // system CA would be trusted. The plan comes on stdin as JSON:
-//   { key, warmUrl, warmServices, targets: [{ id, urls: {<variant>: url}, services, runs }],
-//     variants: [...], concurrent, nodesBase, refs: {"<ref>": "<checkout>"} }
-// Each variant reads through a proxy of its own (urls), so with `concurrent` the variants of one
-// listing run at the same time without sharing a connection's window; they share this process's CPU,
-// a few ms a page against hundreds of ms of round trips.
+//   { key, warmUrl, warmServices, targets: [{ id, urls: {<variant>: url}, direct, services, lastId, runs }],
+//     variants: [...], once: [...], rounds, nodesBase, refs: {"<ref>": "<checkout>"} }
+// Each variant reads through a proxy of its own (urls). In each of `rounds` rounds, every listing
+// is read by each of `variants`, one after another; `once` (the peer, earlier commits: one page at
+// a time, their time is round trips) are read in the first round only, at the same time as each other.
 // Variants:
-//   list        the Services node, List, Return All, every other option at its default, through n8n-core's engine
+//   list        the Services node, List, Return All, every other option at its default (Parallel Requests 5)
 //   list@<ref>  the same with the dist/ of an earlier commit (tools/bench/refs.mjs)
+//   get         Get of the listing's last id (on its last page), every option at its default
+//   trigger     one poll of the Services Trigger with its defaults, nothing changed since the poll before
+//               (the first poll, its baseline, reads the listing without the proxy: `direct`, not timed)
 //   peer        n8n's HTTP Request with its own pagination (page in the query, done when `next` is null) + Split Out
 //   lower       the lower bound: one kept-alive TLS connection (node:https), JSON.parse, the `next` links followed
-// Each run: its time, its items, or its error; the parent counts each variant's connections at its proxy.
+// Each run: its time, or its error; the parent counts each variant's connections at its proxy.
 import https from 'node:https';
 
 import { loadEngine } from '../common.mjs';
 
-const { runList, runPeer } = loadEngine();
+const { runList, runGet, runPeer, triggerWorkflow, pollTrigger } = loadEngine();
 
 const plan = JSON.parse(
 	await new Promise((resolve) => {
@@ -60,22 +63,48 @@ async function lowerBound(baseUrl) {
 	return items;
 }
 
-function runVariant(variant, baseUrl) {
+/** The trigger's workflow per listing, its baseline taken without the proxy. */
+const triggerWorkflows = new Map();
+async function triggerPoll(target, baseUrl) {
+	let workflow = triggerWorkflows.get(target.id);
+	if (workflow === undefined) {
+		workflow = triggerWorkflow(undefined);
+		await pollTrigger({ workflow, baseUrl: target.direct, apiKey });
+		triggerWorkflows.set(target.id, workflow);
+	}
+	return { timed: () => pollTrigger({ workflow, baseUrl, apiKey }) };
+}
+
+/** The variant's run on `target` as a function to time, and what it must give. */
+async function prepare(variant, target) {
+	const baseUrl = target.urls[variant];
 	const [name, ref] = variant.split('@');
-	if (name === 'list') return runList({ baseUrl, apiKey, simplify: true, packageRoot: ref === undefined ? undefined : plan.refs[ref] });
-	if (name === 'peer') return runPeer({ baseUrl, apiKey, nodesBaseDir: plan.nodesBase, paged: true });
-	if (name === 'lower') return lowerBound(baseUrl);
+	const many = (items) => items.length === target.services || `expected ${target.services} items, got ${items.length}`;
+	if (name === 'list') {
+		const packageRoot = ref === undefined ? undefined : plan.refs[ref];
+		return { timed: () => runList({ baseUrl, apiKey, simplify: true, packageRoot }), check: many };
+	}
+	if (name === 'get') {
+		const check = (items) => items[0]?.json?.id_service === target.lastId || `expected ${target.lastId}, got ${items[0]?.json?.id_service}`;
+		return { timed: () => runGet({ baseUrl, apiKey, id: target.lastId }), check };
+	}
+	if (name === 'trigger')
+		return { ...(await triggerPoll(target, baseUrl)), check: (emitted) => emitted === null || 'the poll emitted events' };
+	if (name === 'peer') return { timed: () => runPeer({ baseUrl, apiKey, nodesBaseDir: plan.nodesBase, paged: true }), check: many };
+	if (name === 'lower') return { timed: () => lowerBound(baseUrl), check: many };
 	throw new Error(`client.mjs: unknown variant "${variant}"`);
 }
 
-/** One run: its time, and its items or its error (the message as the user reads it). */
-async function measure(variant, baseUrl, services) {
+/** One run: its time, or its error (the message as the user reads it). */
+async function measure(variant, target) {
 	const started = performance.now();
 	try {
-		const items = await runVariant(variant, baseUrl);
-		const ms = performance.now() - started;
-		if (items.length !== services) throw new Error(`${variant}: expected ${services} items, got ${items.length}`);
-		return { ms, items: items.length };
+		const { timed, check } = await prepare(variant, target);
+		const runStarted = performance.now();
+		const said = check(await timed());
+		const ms = performance.now() - runStarted;
+		if (said !== true) throw new Error(`${variant}: ${said}`);
+		return { ms };
 	} catch (error) {
 		const message = (error.nodeError?.message ?? error.message).split('\n')[0];
 		return { ms: performance.now() - started, error: message };
@@ -84,20 +113,23 @@ async function measure(variant, baseUrl, services) {
 
 // Warm-up on a small listing without the proxy: modules loaded, code paths compiled. Not counted.
 const unavailable = {};
-for (const variant of plan.variants) {
-	const warm = await measure(variant, plan.warmUrl, plan.warmServices);
+const warmTarget = { id: 'warm', urls: {}, direct: plan.warmUrl, services: plan.warmServices, lastId: plan.warmLastId };
+for (const variant of [...plan.variants, ...plan.once]) {
+	const warm = await measure(variant, { ...warmTarget, urls: { [variant]: plan.warmUrl } });
 	if (warm.error) unavailable[variant] = warm.error;
 }
 const results = [];
-const measured = plan.variants.filter((v) => !unavailable[v]);
-for (const target of plan.targets) {
-	const runsOf = async (variant) => {
-		const runs = [];
-		for (let run = 0; run < target.runs; run++) runs.push(await measure(variant, target.urls[variant], target.services));
-		return { target: target.id, variant, runs };
-	};
-	if (plan.concurrent) results.push(...(await Promise.all(measured.map(runsOf))));
-	else for (const variant of measured) results.push(await runsOf(variant));
+const runsOf = async (round, target, variant) => {
+	const runs = [];
+	for (let run = 0; run < target.runs; run++) runs.push(await measure(variant, target));
+	results.push({ round, target: target.id, variant, runs });
+};
+for (let round = 1; round <= plan.rounds; round++) {
+	for (const target of plan.targets) {
+		for (const variant of plan.variants.filter((v) => !unavailable[v])) await runsOf(round, target, variant);
+		if (round === 1) await Promise.all(plan.once.filter((v) => !unavailable[v]).map((variant) => runsOf(round, target, variant)));
+	}
+	process.stderr.write(`bench: network round ${round} of ${plan.rounds} done\n`);
 }
 process.stdout.write(`${JSON.stringify({ results, unavailable })}\n`);
 process.exit(0);

@@ -1,95 +1,53 @@
 #!/usr/bin/env node
 // The latency table of `npm run bench` (tools/bench/bench.mjs calls measureNetwork), or alone:
 //
-//   node tools/bench/network/network.mjs [--no-build] [--rtts 20,80] [--pages 100] [--quick] [--sequential]
+//   node tools/bench/network/network.mjs [--no-build] [--rtts 20,80] [--pages 100] [--rounds 3] [--quick]
 //                                        [--against <ref>]...
 //
 // A paged listing read over a real network's costs on 127.0.0.1: the mock API (pages of `{data,
-// next}`), a TLS server in front of it (a certificate made with openssl for this run, trusted by the
-// measuring child through NODE_EXTRA_CA_CERTS), and in front of that the latency proxy
-// (tools/lib/latency-proxy.cjs: each direction half the round trip, one round trip for a new
-// connection's handshake, slow-start flights), one proxy per variant. One child process
+// next, total}`), a TLS server in front of it (a certificate made with openssl for this run, trusted
+// by the measuring child through NODE_EXTRA_CA_CERTS; tools/lib/tls-front.mjs), and in front of that
+// the latency proxy (tools/lib/latency-proxy.cjs: each direction half the round trip, one round trip
+// for a new connection's handshake, slow-start flights), one proxy per variant. One child process
 // (tools/bench/network/client.mjs) reads each listing at each round trip with: List (this node, its
-// defaults), the peer (HTTP Request's own pagination + Split Out), the lower bound (one kept-alive
-// TLS connection), and List@<ref> per --against; the variants of one listing at the same time
-// (their time is round trips, not CPU; --sequential: one after the other). Listings: --pages pages
-// of 1,000 services (default 100), and 10 pages of 100. Single runs of the large listing, median of
-// 3 for the small. The connections each variant opened are counted at its proxy.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
+// defaults: Parallel Requests 5), Get of the last id, one trigger poll and the lower bound (one
+// kept-alive TLS connection), one after another, in each of --rounds rounds; and, in the first round
+// only, the peer (HTTP Request's own pagination + Split Out) and List@<ref> per --against (one page
+// at a time: their time is round trips, and far from the targets). Listings: --pages pages of 1,000
+// services (default 100), and 10 pages of 100 (median of 3 runs a round). The requests each
+// variant sent are counted at its proxy (n8n opens a connection per request). Targets (issue 33),
+// on the large listing at each round trip, paired per round, median of the rounds: List <= 1.5x the
+// lower bound (stretch 1.0x), List <= 0.25x the peer (at least 4 times faster), Get of the last id
+// and one trigger poll <= 1.5x List.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 
 import { startLatencyProxy } from '../../lib/latency-proxy.cjs';
+import { makeCertificate, tlsInFront } from '../../lib/tls-front.mjs';
 import { startMockApi } from '../../mock-platform/mock.mjs';
 import { formatTable } from '../../lib/table.mjs';
-import { fixed, median, root, runJsonChild, thousands } from '../common.mjs';
+import { fixed, formatTarget, median, root, runJsonChild, targetOf, thousands } from '../common.mjs';
 
 const clientScript = join(root, 'tools/bench/network/client.mjs');
 
-/** A certificate for 127.0.0.1, its own issuer, in `dir` (the child trusts it as a CA). */
-function makeCertificate(dir) {
-	const files = { key: join(dir, 'key.pem'), cert: join(dir, 'cert.pem') };
-	execFileSync(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'ec',
-			'-pkeyopt',
-			'ec_paramgen_curve:prime256v1',
-			'-nodes',
-			'-keyout',
-			files.key,
-			'-out',
-			files.cert,
-			'-days',
-			'2',
-			'-subj',
-			'/CN=127.0.0.1',
-			'-addext',
-			'subjectAltName=IP:127.0.0.1',
-		],
-		{ stdio: 'pipe' },
-	);
-	return { ...files, pem: { key: readFileSync(files.key), cert: readFileSync(files.cert) } };
-}
-
-/** TLS on `port`'s plain HTTP: each TLS connection one plain connection to the mock (keep-alive kept). */
-async function tlsInFront(port, pem) {
-	const server = tls.createServer(pem, (secure) => {
-		const plain = net.connect(port, '127.0.0.1');
-		secure.pipe(plain).pipe(secure);
-		const end = () => {
-			secure.destroy();
-			plain.destroy();
-		};
-		secure.on('error', end);
-		plain.on('error', end);
-		secure.on('close', end);
-		plain.on('close', end);
-	});
-	server.on('tlsClientError', () => {});
-	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { port: server.address().port, close: () => new Promise((resolve) => server.close(resolve)) };
-}
+/** The targets of issue 33 (item 6). */
+export const NETWORK_TARGETS = { lower: 1.5, lowerStretch: 1.0, peer: 0.25, getAndPoll: 1.5 };
 
 /**
  * Measures every listing at every round trip. `refs`: [{ ref, dir }] built by tools/bench/refs.mjs;
  * `nodesBaseDir`: n8n-nodes-base/dist/nodes of the installed n8n (the peer), or null.
- * Resolves with { rows, lines }: the measured rows and the table as printed lines.
+ * Resolves with { rows, targets, lines }: the measured rows, the targets (as bench.mjs's) and the
+ * table as printed lines.
  */
 export async function measureNetwork({
 	rtts = [20, 80],
 	pages = 100,
+	rounds = 3,
 	refs = [],
 	nodesBaseDir,
 	quick = false,
-	sequential = false,
 	progress = () => {},
 }) {
 	const dir = mkdtempSync(join(tmpdir(), 'sp-bench-network-'));
@@ -97,7 +55,7 @@ export async function measureNetwork({
 	try {
 		const certificate = makeCertificate(dir);
 		const listings = [
-			{ id: `${pages} × 1,000`, pages, perPage: 1000, runs: 1 },
+			{ id: `${pages} × 1,000`, pages, perPage: 1000, runs: 1, large: true },
 			{ id: '10 × 100', pages: 10, perPage: 100, runs: quick ? 1 : 3 },
 		];
 		const apiKey = `bench-network-${Date.now().toString(36)}`;
@@ -117,38 +75,43 @@ export async function measureNetwork({
 				() => front.close(),
 				() => mock.close(),
 			);
-			return front.port;
+			return { port: front.port, lastId: mock.getServices().at(-1).id_service };
 		};
 		const warm = await serve({ pages: 2, perPage: 5 });
-		const variants = ['list', ...(nodesBaseDir ? ['peer'] : []), 'lower', ...refs.map((r) => `list@${r.ref}`)];
+		const variants = ['list', 'get', 'trigger', 'lower'];
+		const once = [...(nodesBaseDir ? ['peer'] : []), ...refs.map((r) => `list@${r.ref}`)];
 		const targets = [];
 		for (const listing of listings) {
-			const port = await serve(listing);
+			const { port, lastId } = await serve(listing);
 			for (const rttMs of rtts) {
 				const proxies = {};
-				for (const variant of variants) {
+				for (const variant of [...variants, ...once]) {
 					proxies[variant] = await startLatencyProxy({ target: port, rttMs });
 					closers.push(() => proxies[variant].close());
 				}
-				targets.push({ id: `${rttMs}|${listing.id}`, rttMs, listing, proxies, services: listing.pages * listing.perPage });
+				targets.push({ id: `${rttMs}|${listing.id}`, rttMs, listing, proxies, direct: `https://127.0.0.1:${port}`, lastId });
 			}
 		}
 		targets.sort((a, b) => a.rttMs - b.rttMs);
 		progress(
-			`network: ${targets.length} listings × ${variants.length} variants over TLS through the latency proxy (round trips ${rtts.join(', ')} ms) ...`,
+			`network: ${targets.length} listings, ${variants.length} variants in ${rounds} round(s)${once.length ? ` and ${once.join(', ')} in the first` : ''}, over TLS through the latency proxy (round trips ${rtts.join(', ')} ms) ...`,
 		);
 		const plan = {
 			key: apiKey,
-			warmUrl: `https://127.0.0.1:${warm}`,
+			warmUrl: `https://127.0.0.1:${warm.port}`,
 			warmServices: 10,
-			targets: targets.map(({ id, proxies, services, listing }) => ({
+			warmLastId: warm.lastId,
+			targets: targets.map(({ id, proxies, listing, direct, lastId }) => ({
 				id,
 				urls: Object.fromEntries(Object.entries(proxies).map(([variant, proxy]) => [variant, `https://127.0.0.1:${proxy.port}`])),
-				services,
+				direct,
+				lastId,
+				services: listing.pages * listing.perPage,
 				runs: listing.runs,
 			})),
 			variants,
-			concurrent: !sequential,
+			once,
+			rounds,
 			nodesBase: nodesBaseDir,
 			refs: Object.fromEntries(refs.map((r) => [r.ref, r.dir])),
 		};
@@ -157,39 +120,92 @@ export async function measureNetwork({
 			env: { NODE_EXTRA_CA_CERTS: certificate.cert },
 			label: 'bench network client',
 		});
-		const rows = measured.results.map(({ target, variant, runs }) => {
-			const { rttMs, listing, proxies } = targets.find((t) => t.id === target);
-			const ok = runs.filter((r) => !r.error);
-			const failed = runs.find((r) => r.error);
-			const connections = proxies[variant].stats.connections / runs.length;
-			return {
-				rttMs,
-				listing: listing.id,
-				pages: listing.pages,
-				variant,
-				runs: runs.length,
-				ms: median(ok.map((r) => r.ms)),
-				failedMs: failed?.ms,
-				error: failed?.error,
-				connections,
-			};
-		});
-		const lines = formatNetwork(rows, { unavailable: measured.unavailable, sequential });
-		return { rows, unavailable: measured.unavailable, lines };
+		const rows = [];
+		for (const { rttMs, listing, proxies, id } of targets) {
+			for (const variant of [...variants, ...once]) {
+				const measuredRounds = measured.results.filter((r) => r.target === id && r.variant === variant);
+				if (measuredRounds.length === 0) continue;
+				const runs = measuredRounds.flatMap((r) => r.runs);
+				const failed = runs.find((r) => r.error);
+				// A round's figure: the median of its runs (one run of the large listing).
+				const perRound = measuredRounds.map((r) => (r.runs.some((run) => run.error) ? NaN : median(r.runs.map((run) => run.ms))));
+				rows.push({
+					once: once.includes(variant),
+					rttMs,
+					listing: listing.id,
+					large: listing.large === true,
+					pages: listing.pages,
+					variant,
+					perRound,
+					ms: median(perRound.filter(Number.isFinite)),
+					failedMs: failed?.ms,
+					error: failed?.error,
+					requests: proxies[variant].stats.connections / runs.length,
+				});
+			}
+		}
+		const networkTargets = targetsOf(rows, rtts);
+		const lines = formatNetwork(rows, { unavailable: measured.unavailable, rounds });
+		return { rows, targets: networkTargets, unavailable: measured.unavailable, lines };
 	} finally {
 		for (const close of closers.reverse()) await close();
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
 
-const VARIANT_NAMES = { list: 'List (defaults)', peer: 'peer: HTTP Request pagination', lower: 'lower bound: one kept-alive connection' };
+const VARIANT_NAMES = {
+	list: 'List (defaults)',
+	get: 'Get of the last id (defaults)',
+	trigger: 'one trigger poll (defaults)',
+	peer: 'peer: HTTP Request pagination',
+	lower: 'lower bound: one kept-alive connection',
+};
 const variantName = (variant) => VARIANT_NAMES[variant] ?? `List (defaults) of ${variant.split('@')[1]}`;
 
-/** The latency table: per round trip and listing, each variant's time, its time per page, its connections, and against the lower bound. */
-function formatNetwork(rows, { unavailable, sequential }) {
+/** The targets of issue 33 on the large listing at each round trip: paired per round, median of the rounds. */
+function targetsOf(rows, rtts) {
+	const targets = [];
+	for (const rttMs of rtts) {
+		const of = (variant) => rows.find((r) => r.large && r.rttMs === rttMs && r.variant === variant);
+		const [list, lower, peer, get, trigger] = ['list', 'lower', 'peer', 'get', 'trigger'].map(of);
+		if (!list) continue;
+		const paired = (row) => list.perRound.map((ms, i) => (row?.perRound[i] ?? NaN) / ms);
+		const at = `${rttMs} ms, ${list.listing}`;
+		if (lower) {
+			targets.push(
+				targetOf(
+					`${at}: List <= ${NETWORK_TARGETS.lower}x one kept-alive connection`,
+					list.perRound.map((ms, i) => ms / lower.perRound[i]),
+					NETWORK_TARGETS.lower,
+					NETWORK_TARGETS.lowerStretch,
+				),
+			);
+		}
+		// The peer reads in the first round only: List's median against its one run.
+		if (peer)
+			targets.push(
+				targetOf(`${at}: List <= ${NETWORK_TARGETS.peer}x HTTP Request's pagination`, [list.ms / peer.ms], NETWORK_TARGETS.peer),
+			);
+		if (get)
+			targets.push(targetOf(`${at}: Get of the last id <= ${NETWORK_TARGETS.getAndPoll}x List`, paired(get), NETWORK_TARGETS.getAndPoll));
+		if (trigger)
+			targets.push(targetOf(`${at}: one trigger poll <= ${NETWORK_TARGETS.getAndPoll}x List`, paired(trigger), NETWORK_TARGETS.getAndPoll));
+	}
+	return targets;
+}
+
+/** The latency table: per round trip and listing, each variant's time, per page, against the lower bound, its requests. */
+function formatNetwork(rows, { unavailable, rounds }) {
 	const lower = (row) => rows.find((r) => r.variant === 'lower' && r.rttMs === row.rttMs && r.listing === row.listing);
+	const pairedLower = (row) => median(row.perRound.map((ms, i) => ms / (lower(row)?.perRound[i] ?? NaN)).filter(Number.isFinite));
 	const outcome = (row) =>
-		row.error ? `refused after ${fixed(row.failedMs / 1000)} s: ${row.error}` : row.runs > 1 ? `median of ${row.runs}` : '';
+		row.error
+			? `refused after ${fixed(row.failedMs / 1000)} s: ${row.error}`
+			: row.once
+				? 'first round only'
+				: row.perRound.length > 1
+					? `rounds ${row.perRound.map((ms) => fixed(ms / 1000)).join(' ')} s`
+					: '';
 	const table = formatTable(
 		rows,
 		[
@@ -198,15 +214,16 @@ function formatNetwork(rows, { unavailable, sequential }) {
 			{ title: 'variant', get: (r) => variantName(r.variant) },
 			{ title: 'time', get: (r) => (Number.isFinite(r.ms) ? `${fixed(r.ms / 1000)} s` : '-'), align: 'right' },
 			{ title: 'per page', get: (r) => (Number.isFinite(r.ms) ? `${thousands(r.ms / r.pages)} ms` : '-'), align: 'right' },
-			{ title: '× lower bound', get: (r) => fixed(r.ms / (lower(r)?.ms ?? NaN), 2), align: 'right' },
-			{ title: 'connections', get: (r) => thousands(r.connections), align: 'right' },
+			{ title: '× lower bound', get: (r) => fixed(pairedLower(r), 2), align: 'right' },
+			{ title: 'requests a listing', get: (r) => fixed(r.requests, r.requests % 1 === 0 ? 0 : 1), align: 'right' },
 			{ title: 'outcome', get: outcome },
 		],
 		{ maxWidth: 220 },
 	);
 	const lines = [
 		'Latency: paged listings over TLS through a latency proxy (each direction half the round trip, a handshake per',
-		`connection, slow start), one proxy per variant${sequential ? ', one variant after the other' : ', the variants of a listing at the same time'}; List with every option at its default.`,
+		`connection, slow start), one proxy per variant, one variant after another; median of ${rounds} round(s) (the peer and earlier`,
+		'commits: the first round only); List, Get and the trigger with every option at their defaults (Parallel Requests 5).',
 		...table.split('\n'),
 	];
 	for (const [variant, error] of Object.entries(unavailable)) lines.push(`  ${variantName(variant)}: not measured (${error})`);
@@ -225,8 +242,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		'no-build': { type: 'boolean', default: false },
 		rtts: { type: 'string', default: '20,80' },
 		pages: { type: 'string', default: '100' },
+		rounds: { type: 'string', default: '3' },
 		quick: { type: 'boolean', default: false },
-		sequential: { type: 'boolean', default: false },
 		against: { type: 'string', multiple: true, default: [] },
 	});
 	await runMain(async () => {
@@ -239,17 +256,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		const runtime = await ensureN8n(2).catch(() => null);
 		const nodesBaseDir = runtime && join(runtime.dir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes');
 		process.stdout.write(`Load average at start: ${readLoadavg()}\n`);
-		const { lines } = await measureNetwork({
+		const { lines, targets } = await measureNetwork({
 			rtts: args.rtts.split(',').map(Number),
 			pages: Number(args.pages),
+			rounds: Number(args.rounds),
 			refs,
 			nodesBaseDir,
 			quick: args.quick,
-			sequential: args.sequential,
 			progress,
 		});
+		const said = targets.map((t) => formatTarget(t));
 		process.stdout.write(
-			`${lines.join('\n')}\nLoad average at the end: ${readLoadavg()}; took ${Math.round((performance.now() - started) / 1000)} s\n`,
+			`${lines.join('\n')}\nTargets (issue 33): paired per round, median of the rounds:\n${said.join('\n')}\nLoad average at the end: ${readLoadavg()}; took ${Math.round((performance.now() - started) / 1000)} s\n`,
 		);
 	});
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requestOptionsProperty, simplifyProperty } from '../../../shared/parameters/descriptions';
+import type { ServicePage } from '../../../shared/listing/listing';
 import { listServicePages, ServiceNotFoundError } from '../../../shared/listing/listing';
 import { ParameterError, parameterReader, readSimplify, requireText } from '../../../shared/parameters/parameters';
 import { serviceIdKey } from '../../../shared/record/serviceId';
@@ -61,8 +62,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const key = serviceIdKey(serviceId);
 	let otherCase: string | undefined;
 	const lowerCaseKey = key.toLowerCase();
-	for await (const { records } of listServicePages(session)) {
-		found = records.find((record) => serviceIdKey(record.id_service) === key);
+	// No page after the one that holds the id is read ahead: the hint finds it before the page is yielded.
+	const pagesWanted = ({ records }: ServicePage) =>
+		(found = records.find((record) => serviceIdKey(record.id_service) === key)) ? 0 : Infinity;
+	for await (const { records } of listServicePages(session, { pagesWanted })) {
 		if (found) break;
 		listed += records.length;
 		otherCase ??= records.find((record) => serviceIdKey(record.id_service).toLowerCase() === lowerCaseKey)?.id_service;

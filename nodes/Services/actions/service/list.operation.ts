@@ -3,6 +3,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IN
 import { requestOptionsProperty, serviceFiltersProperty, simplifyProperty } from '../../../shared/parameters/descriptions';
 import type { ServiceFilters } from '../../../shared/parameters/filters';
 import { hasServiceFilters, matchesServiceFilters, parseServiceFilters } from '../../../shared/parameters/filters';
+import type { ServicePage } from '../../../shared/listing/listing';
 import { listServicePages } from '../../../shared/listing/listing';
 import { parameterReader, readSimplify, readSwitch, requirePositiveNumber } from '../../../shared/parameters/parameters';
 import { own } from '../../../shared/text/text';
@@ -92,8 +93,17 @@ async function readListing(
 	let matching = 0;
 	let answerBytes = 2; // "[]"
 	let cutBy: 'limit' | 'size' | undefined;
+	// Without filters, the records still wanted say how many pages to read ahead, at the size of the last.
+	let recordsLeft = limit;
+	const pagesWanted =
+		tool || filtering
+			? undefined
+			: ({ records }: ServicePage) => {
+					recordsLeft -= records.length;
+					return recordsLeft <= 0 ? 0 : records.length === 0 ? Infinity : Math.ceil(recordsLeft / records.length);
+				};
 	// Simplify (for the output or the filters) is made in the pass that checks the records (listing.ts).
-	for await (const { records, services = [] } of listServicePages(session, { simplify: simplify || filtering })) {
+	for await (const { records, services = [] } of listServicePages(session, { simplify: simplify || filtering, pagesWanted })) {
 		const output = (simplify ? services : records) as IDataObject[];
 		if (!tool && !filtering) {
 			// Most lists: the page's items as they are, up to Limit; a first page that fits is not copied.
