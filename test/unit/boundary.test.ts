@@ -105,6 +105,11 @@ const ALLOWED_CUTS: Array<{ file: string; line: string; why: string }> = [
 	},
 	{ file: 'nodes/shared/answer/names.ts', line: '', why: 'parts of a name, compared with the signal table: never shown' },
 	{
+		file: 'nodes/shared/answer/repeatedKeys.ts',
+		line: '',
+		why: "keys and paths of the answer's raw JSON, read to find a key named twice: a key shown only quoted with foreign()",
+	},
+	{
 		file: 'nodes/shared/listing/pageSequence.ts',
 		line: '',
 		why: "page addresses split into their query's parts and put together again to read ahead: never shown",
