@@ -145,6 +145,13 @@ function readerOf(checkout) {
 			get: async () => ({ body: JSON.parse(json), text: json, headers: {}, status: 200, url }),
 			toNodeError: (error) => error,
 			show: () => '',
+			// One page, no next link: nothing is read ahead (builds before issue 33 ignore these).
+			parallelRequests: 1,
+			oneAtATime: undefined,
+			readAhead: () => {
+				throw new Error('a one-page answer reads nothing ahead');
+			},
+			debug: () => undefined,
 		};
 		try {
 			for await (const page of listServicePages(session)) return { accepted: true, said: `${page.records.length} records` };
