@@ -1,5 +1,6 @@
 import type { PageSignals, StatedTotal } from '../answer/evidence';
-import { PROVIDER_HINT, ServiceResponseError } from '../answer/answerTexts';
+import { PROVIDER_HINT } from '../answer/answerTexts';
+import { ServiceResponseError } from '../record/serviceRecord';
 import type { Text } from '../text/text';
 import { own, text } from '../text/text';
 

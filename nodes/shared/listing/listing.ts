@@ -1,9 +1,10 @@
 import type { Answer } from '../answer/answer';
 import { readAnswer } from '../answer/answer';
 import type { FoundLink, Position, StatedTotal } from '../answer/evidence';
-import { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/answerTexts';
+import { PROVIDER_HINT, SERVICES_PATH } from '../answer/answerTexts';
 import { checkPageRecords } from '../record/pageRecords';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
+import { ServiceResponseError } from '../record/serviceRecord';
 import { DescribedError } from '../errors/errors';
 import type { Text } from '../text/text';
 import { foreign, formatDuration, own, text, thousands } from '../text/text';
@@ -19,8 +20,6 @@ import { ReadAhead } from './readAhead';
  * the answer stage reads it (answer/), the records stage checks its records (record/pageRecords.ts),
  * and the listing joins it here (its next link checked, the whole listing adding up: completeness.ts).
  */
-
-export { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/answerTexts';
 
 /** Far more pages than a real account fills (100,000 services in pages of 100); past it, a loop. */
 export const MAX_LISTING_PAGES = 1000;

@@ -55,7 +55,6 @@ export interface ServiceFieldDeclaration {
 }
 
 type DeclaredField = (typeof SERVICE_FIELDS)[number];
-export type ServiceFieldKey = DeclaredField['key'];
 export type ServiceFieldValue = string | number | null;
 
 type ValueOf<Field extends DeclaredField> = Field['type'] extends 'integer' ? number | null : string | null;

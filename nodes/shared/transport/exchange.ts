@@ -112,7 +112,7 @@ export async function sendGet(exchange: Exchange, url: string, action: Text, dea
 }
 
 /** A failure below HTTP (connect, TLS, reset, deadline) in words. */
-export function transportFailure(
+function transportFailure(
 	exchange: Exchange,
 	error: unknown,
 	{ host, action, deadline }: { host: string; action: Text; deadline: Deadline },

@@ -19,7 +19,7 @@ export class UndecodableTextError extends Error {
 	}
 }
 
-export function isBodyStream(value: unknown): value is BodyStream {
+function isBodyStream(value: unknown): value is BodyStream {
 	return (
 		typeof value === 'object' &&
 		value !== null &&
