@@ -8,7 +8,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { extractServiceRecords } from '../../nodes/shared/listing/listing';
+import { extractServiceRecords } from '../harness/answer';
 import { pathTooDeep } from '../../nodes/shared/record/recordDepth';
 import {
 	isValidServiceRecordFast,

@@ -1,4 +1,4 @@
-import { extractServiceRecords } from '../../nodes/shared/listing/listing';
+import { extractServiceRecords } from '../harness/answer';
 import { SERVICE_FIELDS } from '../../nodes/shared/record/serviceFields';
 import {
 	isValidServiceRecordFast,

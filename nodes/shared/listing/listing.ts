@@ -185,28 +185,3 @@ export async function fetchServiceRecords(
 	}
 	return records;
 }
-
-/**
- * The checked records of one answer on its own (body as parsed, optional headers): what a one-page
- * listing gives, through the same stages. For tests and tools that hold a parsed answer.
- */
-export function extractServiceRecords(body: unknown, headers: Record<string, string | undefined> = {}): ServiceRecord[] {
-	const url = `https://api.invalid${SERVICES_PATH}`;
-	let json: string;
-	try {
-		json = JSON.stringify(body) ?? '';
-	} catch {
-		json = '';
-	}
-	const answer = readAnswer({ body, text: json, headers, status: 200, url }, { page: 1, resumed: false });
-	const seen = new Map<string, number>();
-	const records = checkPageRecords(answer, { seen, pageNumber: 1, advice: PROVIDER_HINT });
-	if (answer.next === undefined)
-		checkNothingLeft({
-			last: answer.signals,
-			stated: answer.signals.total && { ...answer.signals.total, page: 1 },
-			read: seen.size,
-			pages: 1,
-		});
-	return records;
-}
