@@ -42,7 +42,7 @@ export interface StateText {
 }
 
 /** The remembered list as read: every readable entry, and the damaged ones it dropped. */
-export interface StoredSnapshot {
+interface StoredSnapshot {
 	snapshot: ServiceSnapshot;
 	/** The ids of the entries dropped as damaged: their services get no event at this poll (diffServices). */
 	dropped: ReadonlySet<string>;

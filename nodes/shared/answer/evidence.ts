@@ -59,7 +59,7 @@ export interface PageOfPages {
 
 /** The kinds of signal whose value is a count: listed once, the type read off the list. */
 const COUNT_KINDS = ['total', 'page', 'pages', 'pageFromZero', 'pageSize'] as const;
-export type CountKind = (typeof COUNT_KINDS)[number];
+type CountKind = (typeof COUNT_KINDS)[number];
 const COUNT_KIND_SET: ReadonlySet<string> = new Set(COUNT_KINDS);
 export const isCountKind = (kind: string): kind is CountKind => COUNT_KIND_SET.has(kind);
 

@@ -11,7 +11,7 @@ import { own, text } from '../text/text';
  * error naming the field, never part of the listing returned as if it were all of it.
  */
 
-export interface ListingSoFar {
+interface ListingSoFar {
 	/** The last page's signals. */
 	last: PageSignals;
 	/** The latest total any page stated, and its page. */

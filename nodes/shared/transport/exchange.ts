@@ -75,7 +75,7 @@ function eitherSignal(one: AbortSignal, other: AbortSignal): AbortSignal {
 	return both.signal;
 }
 
-export interface RawResponse {
+interface RawResponse {
 	body: unknown;
 	headers: Record<string, string | string[] | undefined>;
 	statusCode: number;

@@ -4,7 +4,7 @@
  */
 
 /** What axios gives for `encoding: 'stream'`: a Node readable, already decompressed. */
-export interface BodyStream extends AsyncIterable<Uint8Array | string> {
+interface BodyStream extends AsyncIterable<Uint8Array | string> {
 	destroy(error?: Error): void;
 }
 
