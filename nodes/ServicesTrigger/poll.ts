@@ -16,7 +16,7 @@ import type { ResyncOptions } from './resync';
 import type { StateAccess } from './state/state';
 import { planPoll, previewDelivery, readState, writeState } from './state/state';
 
-export interface PollInput extends StateAccess {
+interface PollInput extends StateAccess {
 	records: readonly ServiceRecord[];
 	events: readonly ServiceEventName[];
 	filters: ServiceFilters;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { CREDENTIAL_TYPE, NODE_TYPE, REPO_DIR, TRIGGER_TYPE } from '../../tools/lib/n8n-instance.mjs';
 
 export { CREDENTIAL_TYPE, NODE_TYPE, TRIGGER_TYPE };
-export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');
+const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');
 
 export const TRIGGER_NAME = "When clicking 'Execute workflow'";
 export const SERVICES_NAME = 'List Services';
@@ -100,13 +100,6 @@ export function exampleWorkflow(file = 'list-active-services.json', cred) {
 		}
 	}
 	return wf;
-}
-
-/** The credential reference the example workflows carry (so imports can use the same id). */
-export function exampleCredentialRef(file = 'list-active-services.json') {
-	const wf = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
-	for (const n of wf.nodes) if (n.credentials?.[CREDENTIAL_TYPE]) return n.credentials[CREDENTIAL_TYPE];
-	return null;
 }
 
 /**

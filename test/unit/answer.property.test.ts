@@ -28,7 +28,8 @@ import {
 	PAGING_WORDS,
 } from '../../nodes/shared/answer/signalTable';
 import { isPagingLike, normalName } from '../../nodes/shared/answer/names';
-import { listServicePages, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { listServicePages } from '../../nodes/shared/listing/listing';
+import { ServiceResponseError } from '../../nodes/shared/record/serviceRecord';
 import { render } from '../../nodes/shared/text/text';
 import type { ApiSession } from '../../nodes/shared/transport/transport';
 import type { PageAnswer } from '../harness/conventions';

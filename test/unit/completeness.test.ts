@@ -7,10 +7,11 @@
  */
 import { FIELD_SIGNALS } from '../../nodes/shared/answer/signalTable';
 import { incompleteness } from '../../nodes/shared/listing/completeness';
-import { extractServiceRecords, PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { PROVIDER_HINT, SERVICES_PATH } from '../../nodes/shared/answer/answerTexts';
+import { ServiceResponseError } from '../../nodes/shared/record/serviceRecord';
 import type { Text } from '../../nodes/shared/text/text';
 import { render } from '../../nodes/shared/text/text';
-import { readOne } from '../harness/answer';
+import { extractServiceRecords, readOne } from '../harness/answer';
 import { serviceRecord } from '../harness/fixtures';
 
 const shown = (value: string | undefined) => (value === undefined ? undefined : render(value as Text, (part) => part, Infinity));

@@ -13,8 +13,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import nock from 'nock';
 
 import { generateServices } from '../../tools/mock-platform/server.cjs';
-import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
-import { MAX_RECORD_DEPTH } from '../../nodes/shared/record/serviceRecord';
+import { extractServiceRecords } from '../harness/answer';
+import { MAX_RECORD_DEPTH, ServiceResponseError } from '../../nodes/shared/record/serviceRecord';
 import type { NodeRunResult } from '../harness/workflow';
 import { expectedItems } from '../harness/fixtures';
 import { ownListingPerItem, runNode, servicesNode } from '../harness/workflow';

@@ -3,18 +3,13 @@
  * link is checked, duplicates across pages, and the services path being written once.
  */
 import { ServicePlatformApi } from '../../credentials/ServicePlatformApi.credentials';
-import { describeShape, PROVIDER_HINT } from '../../nodes/shared/answer/answerTexts';
-import {
-	extractServiceRecords,
-	MAX_LISTING_PAGES,
-	nextPageUrl,
-	SERVICES_PATH,
-	ServiceResponseError,
-} from '../../nodes/shared/listing/listing';
+import { describeShape, PROVIDER_HINT, SERVICES_PATH } from '../../nodes/shared/answer/answerTexts';
+import { MAX_LISTING_PAGES, nextPageUrl } from '../../nodes/shared/listing/listing';
+import { ServiceResponseError } from '../../nodes/shared/record/serviceRecord';
 import { checkPageRecords } from '../../nodes/shared/record/pageRecords';
 import { own, render } from '../../nodes/shared/text/text';
 import type { Text } from '../../nodes/shared/text/text';
-import { readOne } from '../harness/answer';
+import { extractServiceRecords, readOne } from '../harness/answer';
 import { sampleRecords, serviceRecord } from '../harness/fixtures';
 
 /** The text a user reads (foreign parts put in, unbounded; redaction is tested elsewhere). */

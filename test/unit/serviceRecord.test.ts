@@ -1,9 +1,10 @@
-import { extractServiceRecords, ServiceResponseError } from '../../nodes/shared/listing/listing';
+import { extractServiceRecords } from '../harness/answer';
 import { SERVICE_FIELDS } from '../../nodes/shared/record/serviceFields';
 import {
 	isValidServiceRecordFast,
 	nestServiceRecord,
 	parseServiceRecord,
+	ServiceResponseError,
 	simplifyServiceRecord,
 } from '../../nodes/shared/record/serviceRecord';
 import type { Text } from '../../nodes/shared/text/text';

@@ -172,9 +172,4 @@ function generateServices(count = 36, seed = 1) {
 	return records;
 }
 
-module.exports = {
-	generateServices,
-	normalizeSeed,
-	STATUSES: STATUSES.slice(),
-	OPERATING_SYSTEMS: OPERATING_SYSTEMS.map(([id, name]) => ({ id, name })),
-};
+module.exports = { generateServices };

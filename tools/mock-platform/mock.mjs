@@ -3,12 +3,7 @@
 import { onCleanup } from '../lib/cleanup.mjs';
 import mockApi from './server.cjs';
 
-export const { startMockApi, generateServices, normalizeFault, API_PATH, SHAPES, FAULT_KINDS, NEXT_FORMS } = mockApi;
-
-/** The mock module itself (kept for callers written when the mock was loaded dynamically). */
-export async function loadMock() {
-	return import('./mock.mjs');
-}
+export const { startMockApi, generateServices, normalizeFault, SHAPES, FAULT_KINDS, NEXT_FORMS } = mockApi;
 
 /**
  * The API a tool talks to: a real platform when SERVICE_PLATFORM_BASE_URL and

@@ -175,4 +175,4 @@ async function startMockApi(options = {}) {
 	return handle;
 }
 
-module.exports = { startMockApi, generateServices, normalizeFault, API_PATH, SHAPES, FAULT_KINDS, NEXT_FORMS };
+module.exports = { startMockApi, generateServices, normalizeFault, SHAPES, FAULT_KINDS, NEXT_FORMS };

@@ -144,7 +144,6 @@ export interface MockApi {
 export declare function startMockApi(options?: MockApiOptions): Promise<MockApi>;
 export declare function generateServices(count?: number, seed?: number | string): MockServiceRecord[];
 export declare function normalizeFault(fault: MockConfigInput['fault']): MockFault | null;
-export declare const API_PATH: '/v2026/services';
 export declare const SHAPES: readonly MockShape[];
 export declare const FAULT_KINDS: readonly MockFaultKind[];
 export declare const NEXT_FORMS: readonly MockNextForm[];

@@ -232,28 +232,24 @@ export function writeDelivery(staticData: IDataObject, delivery: DeliveryRecord)
 	staticData.writer = delivery.writer ?? null;
 	staticData.writtenAt = delivery.writtenAt ?? null;
 	staticData.delivered = { ...delivery.delivered };
-	const outbox = delivery.outbox.map((entry) => [
-		entry.eventId,
-		entry.seq,
-		entry.event,
-		entry.id_service,
-		entry.previous,
-		entry.values,
-		entry.detectedAt,
-		entry.emittedAt,
+	staticData.outbox = writeList(delivery.outbox, (e) => [
+		e.eventId,
+		e.seq,
+		e.event,
+		e.id_service,
+		e.previous,
+		e.values,
+		e.detectedAt,
+		e.emittedAt,
 	]);
-	knownLists.set(outbox, { entries: [...delivery.outbox], named: [], dropped: 0 });
-	staticData.outbox = outbox as unknown as IDataObject[];
-	const tombstones = delivery.tombstones.map((entry) => [
-		entry.eventId,
-		entry.seq,
-		entry.id_service,
-		entry.values,
-		entry.detectedAt,
-		entry.removedAt,
-	]);
-	knownLists.set(tombstones, { entries: [...delivery.tombstones], named: [], dropped: 0 });
-	staticData.tombstones = tombstones as unknown as IDataObject[];
+	staticData.tombstones = writeList(delivery.tombstones, (e) => [e.eventId, e.seq, e.id_service, e.values, e.detectedAt, e.removedAt]);
 	if (delivery.resyncAt === undefined) delete staticData.resyncAt;
 	else staticData.resyncAt = delivery.resyncAt;
+}
+
+/** A list of entries as stored rows, known to this process so that reading it back costs nothing. */
+function writeList<Entry>(entries: readonly Entry[], row: (entry: Entry) => unknown[]): IDataObject[] {
+	const list = entries.map(row);
+	knownLists.set(list, { entries: [...entries], named: [], dropped: 0 });
+	return list as unknown as IDataObject[];
 }

@@ -101,7 +101,7 @@ export interface Found {
 }
 
 /** What a poll starts from, as this process sees it. */
-export interface Recalled {
+interface Recalled {
 	/**
 	 * The stored state, unless this process wrote a later one the static data does not hold yet (a
 	 * copy taken before that write, or none: durable cursors hand each poll a copy and do not commit

@@ -24,7 +24,7 @@ export const TOMBSTONE_MAX = 100_000;
 export const DELIVERED_PROCESSES_MAX = 8;
 
 /** The event of an item: a change, or a service's current state sent by Resync. */
-export type ItemEventName = DetectedEvent['event'] | 'resync';
+type ItemEventName = DetectedEvent['event'] | 'resync';
 export type ItemEvent = Omit<DetectedEvent, 'event'> & { event: ItemEventName };
 
 /** How one item is delivered. */
@@ -79,7 +79,7 @@ export interface DeliveryInput {
 	tombstoneWindowMs?: number;
 }
 
-export interface DeliveryPlan {
+interface DeliveryPlan {
 	items: PlannedItem[];
 	/** The record to write with the new snapshot. */
 	record: DeliveryRecord;

@@ -24,23 +24,6 @@ export const STATE_VERSION = 3;
 /** The field order of the 8-slot tuples of state version 1 (package 0.1.0). Frozen: old state is read with it. */
 const VERSION_1_FIELDS = ['status', 'os_id', 'os_name', 'vcores', 'ram_gb', 'hd_gb', 'name', 'alias'];
 
-/**
- * The node's static data: `{ stateVersion: 3, credentialId, fields: [key, ...], services: { [id_service]: [value, ...] } }`,
- * each service's values in the order of `fields` (about 110 bytes per service, see the README), and
- * from version 3 the delivery record beside them (delivery.ts).
- * Storing the field names once lets a later version of the node that declares more fields read this
- * state as it is: the new fields are just unknown until the next poll records them.
- * `credentialId` is the id of the credential the snapshot was taken with (not a secret): pointing the
- * trigger at another credential, hence maybe another account, starts a new baseline instead of
- * reporting every service of both accounts as removed and created.
- */
-export interface StoredTriggerState extends IDataObject {
-	stateVersion: number;
-	credentialId: string | null;
-	fields: string[];
-	services: IDataObject;
-}
-
 const FIELD_KEYS: string[] = SERVICE_FIELDS.map((field) => field.key);
 /** The JS type of each declared field's known values (null and undefined aside). */
 const FIELD_TYPES: string[] = SERVICE_FIELDS.map((field) => (field.type === 'integer' ? 'number' : 'string'));
@@ -59,7 +42,7 @@ export interface StateText {
 }
 
 /** The remembered list as read: every readable entry, and the damaged ones it dropped. */
-export interface StoredSnapshot {
+interface StoredSnapshot {
 	snapshot: ServiceSnapshot;
 	/** The ids of the entries dropped as damaged: their services get no event at this poll (diffServices). */
 	dropped: ReadonlySet<string>;
@@ -305,7 +288,17 @@ export function describeValue(value: unknown): Text {
 	return typeof value === 'object' ? own('an object') : own('a value of another kind');
 }
 
-/** Replaces the stored snapshot in place (n8n tracks changes on the object it handed out). */
+/**
+ * Replaces the stored snapshot in place (n8n tracks changes on the object it handed out): the node's
+ * static data `{ stateVersion: 3, credentialId, fields: [key, ...], services: { [id_service]: [value, ...] } }`,
+ * each service's values in the order of `fields` (about 110 bytes per service, see the README), and
+ * from version 3 the delivery record beside them (delivery.ts).
+ * Storing the field names once lets a later version of the node that declares more fields read this
+ * state as it is: the new fields are just unknown until the next poll records them.
+ * `credentialId` is the id of the credential the snapshot was taken with (not a secret): pointing the
+ * trigger at another credential, hence maybe another account, starts a new baseline instead of
+ * reporting every service of both accounts as removed and created.
+ */
 export function writeSnapshot(staticData: IDataObject, snapshot: ServiceSnapshot, credentialId: string | null): void {
 	staticData.stateVersion = STATE_VERSION;
 	staticData.credentialId = credentialId;

@@ -50,7 +50,7 @@ export interface StateAccess extends TriggerKey {
 }
 
 /** What a poll starts from. */
-export interface PollStart {
+interface PollStart {
 	access: StateAccess;
 	me: string;
 	memory: TriggerMemory;
@@ -148,7 +148,7 @@ function readStored(access: StateAccess): Stored {
 }
 
 /** What the poll found and how the trigger is set up, for its plan. */
-export interface PollFound {
+interface PollFound {
 	/** The listing compared with the state (diffServices). */
 	listing: DiffResult;
 	records: readonly ServiceRecord[];
@@ -159,7 +159,7 @@ export interface PollFound {
 }
 
 /** What a poll emits and writes. */
-export interface PollPlan {
+interface PollPlan {
 	items: PlannedItem[];
 	/** A suspected mass removal held back for confirmation: nothing emitted, the stored list kept. */
 	hold?: MassRemovalMark;

@@ -12,8 +12,6 @@ import { EXCERPT_MAX, foreign, join, own, text } from '../text/text';
  */
 export const SERVICES_PATH = text`/${API_VERSION_SEGMENT}/services`;
 
-export { ServiceResponseError };
-
 /** Ends the description of every answer the node cannot use. Its path is SERVICES_PATH (a test checks). */
 export const PROVIDER_HINT = own(
 	'The platform answered with data the node cannot use. If the platform changed its API, report it to the provider; to look at the raw answer, call GET /v2026/services with the HTTP Request node and this credential.',

@@ -59,7 +59,7 @@ export interface PageOfPages {
 
 /** The kinds of signal whose value is a count: listed once, the type read off the list. */
 const COUNT_KINDS = ['total', 'page', 'pages', 'pageFromZero', 'pageSize'] as const;
-export type CountKind = (typeof COUNT_KINDS)[number];
+type CountKind = (typeof COUNT_KINDS)[number];
 const COUNT_KIND_SET: ReadonlySet<string> = new Set(COUNT_KINDS);
 export const isCountKind = (kind: string): kind is CountKind => COUNT_KIND_SET.has(kind);
 
@@ -189,7 +189,7 @@ function resolve(link: string, url: string): string {
 // ---- the values signals take -------------------------------------------------------------------
 
 /** A whole number >= 0, as a JSON number or a string of at most 15 digits; null: none; anything else: unreadable. */
-export function countOf(value: unknown): number | null | 'unreadable' {
+function countOf(value: unknown): number | null | 'unreadable' {
 	if (value === null) return null;
 	if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : 'unreadable';
 	return typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : 'unreadable';

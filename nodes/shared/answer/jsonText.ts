@@ -92,7 +92,7 @@ function hasLongNumber(json: string): boolean {
 }
 
 /** Where an integer JSON.parse rounded sits in the answer, and its exact digits. */
-export interface InexactInteger {
+interface InexactInteger {
 	path: Array<string | number>;
 	digits: string;
 }

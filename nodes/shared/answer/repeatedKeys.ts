@@ -100,7 +100,7 @@ export function keyLists(): KeysOf {
 }
 
 /** A key named twice in one object, and where: its path as the platform wrote it (`links.next`, `meta.items[2].id`). */
-export interface RepeatedKey {
+interface RepeatedKey {
 	key: string;
 	path: string;
 }

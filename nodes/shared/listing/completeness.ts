@@ -1,5 +1,6 @@
 import type { PageSignals, StatedTotal } from '../answer/evidence';
-import { PROVIDER_HINT, ServiceResponseError } from '../answer/answerTexts';
+import { PROVIDER_HINT } from '../answer/answerTexts';
+import { ServiceResponseError } from '../record/serviceRecord';
 import type { Text } from '../text/text';
 import { own, text } from '../text/text';
 
@@ -10,7 +11,7 @@ import { own, text } from '../text/text';
  * error naming the field, never part of the listing returned as if it were all of it.
  */
 
-export interface ListingSoFar {
+interface ListingSoFar {
 	/** The last page's signals. */
 	last: PageSignals;
 	/** The latest total any page stated, and its page. */

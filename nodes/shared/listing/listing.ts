@@ -1,9 +1,10 @@
 import type { Answer } from '../answer/answer';
 import { readAnswer } from '../answer/answer';
 import type { FoundLink, Position, StatedTotal } from '../answer/evidence';
-import { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/answerTexts';
+import { PROVIDER_HINT, SERVICES_PATH } from '../answer/answerTexts';
 import { checkPageRecords } from '../record/pageRecords';
 import type { ServiceRecord, SimplifiedService } from '../record/serviceRecord';
+import { ServiceResponseError } from '../record/serviceRecord';
 import { DescribedError } from '../errors/errors';
 import type { Text } from '../text/text';
 import { foreign, formatDuration, own, text, thousands } from '../text/text';
@@ -19,8 +20,6 @@ import { ReadAhead } from './readAhead';
  * the answer stage reads it (answer/), the records stage checks its records (record/pageRecords.ts),
  * and the listing joins it here (its next link checked, the whole listing adding up: completeness.ts).
  */
-
-export { PROVIDER_HINT, SERVICES_PATH, ServiceResponseError } from '../answer/answerTexts';
 
 /** Far more pages than a real account fills (100,000 services in pages of 100); past it, a loop. */
 export const MAX_LISTING_PAGES = 1000;
@@ -184,30 +183,5 @@ export async function fetchServiceRecords(
 	for await (const page of listServicePages(session)) {
 		for (const record of page.records) records.push(record);
 	}
-	return records;
-}
-
-/**
- * The checked records of one answer on its own (body as parsed, optional headers): what a one-page
- * listing gives, through the same stages. For tests and tools that hold a parsed answer.
- */
-export function extractServiceRecords(body: unknown, headers: Record<string, string | undefined> = {}): ServiceRecord[] {
-	const url = `https://api.invalid${SERVICES_PATH}`;
-	let json: string;
-	try {
-		json = JSON.stringify(body) ?? '';
-	} catch {
-		json = '';
-	}
-	const answer = readAnswer({ body, text: json, headers, status: 200, url }, { page: 1, resumed: false });
-	const seen = new Map<string, number>();
-	const records = checkPageRecords(answer, { seen, pageNumber: 1, advice: PROVIDER_HINT });
-	if (answer.next === undefined)
-		checkNothingLeft({
-			last: answer.signals,
-			stated: answer.signals.total && { ...answer.signals.total, page: 1 },
-			read: seen.size,
-			pages: 1,
-		});
 	return records;
 }

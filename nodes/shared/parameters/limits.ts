@@ -51,7 +51,7 @@ export function pollTimeoutMs(limitMs: number, budgetMs: number): number {
  * longer. Until 0.4.0 the Timeout bounded the whole listing; so a listing that completed within a
  * Timeout then still completes with the same Timeout now (each request within it, all within it).
  */
-export function defaultListingTimeMs(timeoutMs: number): number {
+function defaultListingTimeMs(timeoutMs: number): number {
 	return Math.max(DEFAULT_LISTING_TIME_LIMIT_MIN * 60_000, timeoutMs);
 }
 

@@ -21,7 +21,7 @@ import { foreign, own, text } from '../text/text';
 /** A parameter value the user must change: becomes a NodeOperationError with the item index. */
 export class ParameterError extends DescribedError {}
 
-export interface ReadOptions {
+interface ReadOptions {
 	/** The value as the expression gave it, before n8n's `validateType` converts it. */
 	skipValidation?: boolean;
 	/** A resource locator's value instead of the locator. */
@@ -121,7 +121,7 @@ export function readSimplify(read: ReadParameter): boolean {
 /** A number as the user would write it: digits, a sign, a decimal point, an exponent; no hex, no "Infinity", no "1,000". */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
-export interface NumberSpec {
+interface NumberSpec {
 	label: Text;
 	/** Shown in the fix, e.g. own('50'). */
 	example: Text;

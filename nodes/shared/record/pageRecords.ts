@@ -18,7 +18,7 @@ export interface RecordsOfPage {
 	labelOf: (index: number) => Text;
 }
 
-export interface RecordCheck {
+interface RecordCheck {
 	/** id (by the id rule) -> the page it was first listed on; carries across the pages of one listing. */
 	seen: Map<string, number>;
 	pageNumber: number;

@@ -55,7 +55,6 @@ export interface ServiceFieldDeclaration {
 }
 
 type DeclaredField = (typeof SERVICE_FIELDS)[number];
-export type ServiceFieldKey = DeclaredField['key'];
 export type ServiceFieldValue = string | number | null;
 
 type ValueOf<Field extends DeclaredField> = Field['type'] extends 'integer' ? number | null : string | null;
@@ -69,7 +68,7 @@ export type SimplifiedService = { id_service: string } & { [Field in DeclaredFie
  * The documented part of a record, typed from the paths: e.g. `values?.values?.status` is
  * `string | null | undefined`. Every object may carry more (the API may add fields).
  */
-export type DocumentedRecord = UnionToIntersection<NestedField<DeclaredField>>;
+type DocumentedRecord = UnionToIntersection<NestedField<DeclaredField>>;
 
 type NestedField<Field> = Field extends DeclaredField ? NestedAt<Field['path'], ValueOf<Field>> : never;
 type NestedAt<Path extends readonly string[], Value> = Path extends readonly [

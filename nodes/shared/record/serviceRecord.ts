@@ -12,7 +12,6 @@ import { foreign, join, own, text } from '../text/text';
 // The per-record fast check and Simplify are generated from SERVICE_FIELDS (tools/generate/record-code.cjs).
 export { isValidServiceRecordFast, simplifyServiceRecord, simplifyServiceRecordFast } from './serviceRecord.fast';
 export { MAX_RECORD_DEPTH } from './recordDepth';
-export { describeType } from '../json/json';
 
 /**
  * The service record as the spec documents it, built from the field declaration (serviceFields.ts).
@@ -121,7 +120,7 @@ function recordSchemaOf(fields: readonly ServiceFieldDeclaration[]): z.ZodType<S
 
 /**
  * An answer the node cannot use (a record off the schema or nested too deep here, a listing shape in
- * listingPage.ts); what it quotes from the answer is foreign text (text.ts).
+ * answer/answerTexts.ts); what it quotes from the answer is foreign text (text.ts).
  */
 export class ServiceResponseError extends DescribedError {}
 

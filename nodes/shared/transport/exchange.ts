@@ -75,7 +75,7 @@ function eitherSignal(one: AbortSignal, other: AbortSignal): AbortSignal {
 	return both.signal;
 }
 
-export interface RawResponse {
+interface RawResponse {
 	body: unknown;
 	headers: Record<string, string | string[] | undefined>;
 	statusCode: number;
@@ -112,7 +112,7 @@ export async function sendGet(exchange: Exchange, url: string, action: Text, dea
 }
 
 /** A failure below HTTP (connect, TLS, reset, deadline) in words. */
-export function transportFailure(
+function transportFailure(
 	exchange: Exchange,
 	error: unknown,
 	{ host, action, deadline }: { host: string; action: Text; deadline: Deadline },

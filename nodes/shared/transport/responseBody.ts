@@ -4,7 +4,7 @@
  */
 
 /** What axios gives for `encoding: 'stream'`: a Node readable, already decompressed. */
-export interface BodyStream extends AsyncIterable<Uint8Array | string> {
+interface BodyStream extends AsyncIterable<Uint8Array | string> {
 	destroy(error?: Error): void;
 }
 
@@ -19,7 +19,7 @@ export class UndecodableTextError extends Error {
 	}
 }
 
-export function isBodyStream(value: unknown): value is BodyStream {
+function isBodyStream(value: unknown): value is BodyStream {
 	return (
 		typeof value === 'object' &&
 		value !== null &&

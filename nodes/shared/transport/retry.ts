@@ -60,7 +60,7 @@ const RFC_850 = new RegExp(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturda
 const ASCTIME = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} (\\d{2}| \\d) ${TIME} (\\d{4})$`);
 
 /** What a Retry-After says: a wait in seconds, or a moment (ms since the epoch). */
-export type RetryAfter = { seconds: number } | { at: number };
+type RetryAfter = { seconds: number } | { at: number };
 
 /** Reads a Retry-After value; undefined when absent or not one of the forms HTTP defines. */
 export function readRetryAfter(value: string | undefined, now = Date.now()): RetryAfter | undefined {

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import { REPO_DIR } from '../../../tools/lib/n8n-instance.mjs';
 
-export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');
+const EXAMPLES_DIR = path.join(REPO_DIR, 'examples');
 
 export function readRecipe(file) {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
