@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_LISTING_TIME_LIMIT_MIN, DEFAULT_MAX_RESPONSE_MB, DEFAULT_PARALLEL_REQUESTS, DEFAULT_TIMEOUT_MS } from './limits';
+import {
+	DEFAULT_LISTING_TIME_LIMIT_MIN,
+	DEFAULT_MAX_RESPONSE_MB,
+	DEFAULT_PARALLEL_REQUESTS,
+	DEFAULT_TIMEOUT_MS,
+	MAX_PARALLEL_REQUESTS,
+} from './limits';
 
 /** Parameters the Services node's List and the Services Trigger share, so both read them the same way. */
 export const serviceFiltersProperty: INodeProperties = {
@@ -72,7 +78,7 @@ export const requestOptionsProperty: INodeProperties = {
 			displayName: 'Parallel Requests',
 			name: 'parallelRequests',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS, numberPrecision: 0 },
 			default: DEFAULT_PARALLEL_REQUESTS,
 			hint: 'Pages of a listing requested at once, where the platform shows their sequence; 1 reads one after another',
 			description:

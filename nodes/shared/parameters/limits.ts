@@ -22,7 +22,7 @@ export const DEFAULT_MAX_RESPONSE_MB = 64;
  */
 export const DEFAULT_PARALLEL_REQUESTS = 5;
 /** More would ask much of a platform for little: the round trips are already shared among them. */
-const MAX_PARALLEL_REQUESTS = 10;
+export const MAX_PARALLEL_REQUESTS = 10;
 /**
  * A poll's budget where n8n gives none (n8n 1.x has no getPollBudgetMs): n8n 2.x's own default for a
  * poll outside durable scheduling, so a poll never runs much longer on 1.x than on 2.x.
