@@ -7,8 +7,10 @@
  */
 import type { IDataObject, INode, INodeExecutionData, Workflow } from 'n8n-workflow';
 
+import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
+import { closeLocalServers } from './localServer';
 import type { TestCredentials } from './workflow';
-import { createWorkflow, execute, poll } from './workflow';
+import { createWorkflow, execute, poll, registerNodeType, SERVICES_TRIGGER_TYPE } from './workflow';
 
 export interface PollTickResult {
 	/** What the poll handed to `__emit` (one array per output), or null when it emitted nothing. */
@@ -81,4 +83,14 @@ export class ActivePoller {
 		});
 		return items;
 	}
+}
+
+/**
+ * After a test of the trigger: real timers, the package's own trigger registered again (tests
+ * register a wrapped one to stop a poll at a chosen point) and every loopback server closed.
+ */
+export async function restoreTrigger(): Promise<void> {
+	jest.useRealTimers();
+	registerNodeType(SERVICES_TRIGGER_TYPE, new ServicesTrigger());
+	await closeLocalServers();
 }

@@ -26,11 +26,11 @@ import { serviceRecord } from '../harness/fixtures';
 import type { PlatformChange } from '../harness/heldPlatform';
 import { changedValues, platformChangeArbs } from '../harness/heldPlatform';
 import type { LocalServer } from '../harness/localServer';
-import { closeLocalServers, startJsonServer } from '../harness/localServer';
+import { startJsonServer } from '../harness/localServer';
 import type { CrashPoint, Setting } from '../harness/n8nProcess';
 import { CRASH_POINTS, N8nDatabase, N8nProcess } from '../harness/n8nProcess';
-import { registerNodeType, SERVICES_TRIGGER_TYPE, servicesTriggerNode } from '../harness/workflow';
-import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
+import { restoreTrigger } from '../harness/poll';
+import { servicesTriggerNode } from '../harness/workflow';
 
 const RUNS = Number(process.env.DELIVERY_MODEL_RUNS ?? 20);
 const SEED = Number(process.env.DELIVERY_MODEL_SEED ?? 270_2026);
@@ -139,11 +139,7 @@ beforeAll(async () => {
 	api = await startJsonServer(() => [...platform.services].map(([id, values]) => serviceRecord({ id, ...values })));
 	clock = fakeClock();
 });
-afterAll(async () => {
-	jest.useRealTimers();
-	registerNodeType(SERVICES_TRIGGER_TYPE, new ServicesTrigger());
-	await closeLocalServers();
-});
+afterAll(restoreTrigger);
 
 /** Runs one generated sequence in `setting`; resolves the sink after a quiet period. */
 async function run(setting: Setting, steps: readonly Step[]): Promise<{ sink: Sink; kills: number; initial: Platform['services'] }> {

@@ -8,16 +8,15 @@ import fc from 'fast-check';
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { fakeClock } from '../harness/clock';
 import { serviceRecord } from '../harness/fixtures';
 import type { LocalServer } from '../harness/localServer';
-import { closeLocalServers, startJsonServer } from '../harness/localServer';
+import { startJsonServer } from '../harness/localServer';
 import type { Setting } from '../harness/n8nProcess';
 import { N8nDatabase, N8nProcess } from '../harness/n8nProcess';
 import type { PollTickResult } from '../harness/poll';
-import { ActivePoller } from '../harness/poll';
-import { registerNodeType, SERVICES_TRIGGER_TYPE, servicesTriggerNode } from '../harness/workflow';
+import { ActivePoller, restoreTrigger } from '../harness/poll';
+import { servicesTriggerNode } from '../harness/workflow';
 
 const KEY = 'sk-delivery-0b6e2f9a4c1d';
 const STATE_KEY = 'node:Services Trigger';
@@ -33,9 +32,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
 	jest.restoreAllMocks();
-	jest.useRealTimers();
-	registerNodeType(SERVICES_TRIGGER_TYPE, new ServicesTrigger());
-	await closeLocalServers();
+	await restoreTrigger();
 });
 
 let nodeCount = 0;

@@ -26,7 +26,6 @@
 import fc from 'fast-check';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { judge } from '../chaos/oracle.cjs';
 import { serviceRecord } from '../harness/fixtures';
 import type { FakeClock } from '../harness/clock';
@@ -36,7 +35,8 @@ import { changedValues, HeldPlatform, platformChangeArbs } from '../harness/held
 import { closeLocalServers } from '../harness/localServer';
 import type { Setting } from '../harness/n8nProcess';
 import { N8nDatabase, N8nProcess } from '../harness/n8nProcess';
-import { registerNodeType, SERVICES_TRIGGER_TYPE, servicesTriggerNode } from '../harness/workflow';
+import { restoreTrigger } from '../harness/poll';
+import { servicesTriggerNode } from '../harness/workflow';
 
 const RUNS = Number(process.env.TIMING_MODEL_RUNS ?? 20);
 const KEY = 'sk-timing-model-8e2b4d6f0a1c';
@@ -158,11 +158,7 @@ let clock: FakeClock;
 beforeAll(() => {
 	clock = fakeClock();
 });
-afterAll(async () => {
-	jest.useRealTimers();
-	registerNodeType(SERVICES_TRIGGER_TYPE, new ServicesTrigger());
-	await closeLocalServers();
-});
+afterAll(restoreTrigger);
 
 interface RunFigures {
 	polls: number;

@@ -9,16 +9,14 @@
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { ServicesTrigger } from '../../nodes/ServicesTrigger/ServicesTrigger.node';
 import { fakeClock } from '../harness/clock';
 import type { ServiceValues } from '../harness/heldPlatform';
 import { HeldPlatform } from '../harness/heldPlatform';
-import { closeLocalServers } from '../harness/localServer';
 import type { Setting } from '../harness/n8nProcess';
 import { N8nDatabase, N8nProcess } from '../harness/n8nProcess';
 import type { PollTickResult } from '../harness/poll';
-import { ActivePoller } from '../harness/poll';
-import { registerNodeType, SERVICES_TRIGGER_TYPE, servicesTriggerNode } from '../harness/workflow';
+import { ActivePoller, restoreTrigger } from '../harness/poll';
+import { servicesTriggerNode } from '../harness/workflow';
 
 const KEY = 'sk-timing-5d0e1c7a9b3f';
 const HOUR = 60 * 60 * 1000;
@@ -27,9 +25,7 @@ const STATE_KEY = 'node:Services Trigger';
 
 afterEach(async () => {
 	jest.restoreAllMocks();
-	jest.useRealTimers();
-	registerNodeType(SERVICES_TRIGGER_TYPE, new ServicesTrigger());
-	await closeLocalServers();
+	await restoreTrigger();
 });
 
 let nodeCount = 0;
