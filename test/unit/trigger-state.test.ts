@@ -271,7 +271,7 @@ describe('static data that is not an object: the poll fails with a clear error, 
 		expect(tick.error?.message).toMatch(/^The trigger's saved state is damaged: /);
 		expect(tick.error?.message).toMatch(what);
 		expect((tick.error as { description?: string }).description).toMatch(
-			/rename the Services Trigger node .* and save: the first poll then records the current services as a new baseline/,
+			/replace the node: add a new Services Trigger under another name, .* delete this one and save\. The new node's first poll records the current services as a new baseline/,
 		);
 		expect(tick.error?.message).not.toMatch(/TypeError|Cannot (read|create|use)/);
 		expect(tick.staticData[STATE_KEY]).toEqual(state);
@@ -294,7 +294,7 @@ describe('a state from a newer version of the node: the poll fails, the state is
 				message: `The trigger's saved state is from a newer version of this node (state version ${version}; this version reads 1 to 3)`,
 			});
 			expect((tick.error as { description?: string }).description).toMatch(
-				/^A newer version of n8n-nodes-service-platform ran this trigger .* Update the package to that version again, or: To start over, rename/,
+				/^A newer version of n8n-nodes-service-platform ran this trigger .* Update the package to that version again, or: To start over, replace the node/,
 			);
 			expect(tick.staticData[STATE_KEY]).toEqual(future);
 		}

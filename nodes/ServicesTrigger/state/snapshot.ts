@@ -96,7 +96,7 @@ export class TriggerStateError extends DescribedError {
 }
 
 const START_OVER = own(
-	'To start over, rename the Services Trigger node (its remembered list is kept under its name) and save: the first poll then records the current services as a new baseline, and events come from the next poll on.',
+	"To start over, replace the node: add a new Services Trigger under another name, connect it as this one is, delete this one and save. The new node's first poll records the current services as a new baseline, and events come from the next poll on. (Renaming is not enough where n8n keeps a trigger's state by the node's id, as with durable poll cursors.)",
 );
 
 /** Bounds of the foreign parts of a message about the state (an id, a stored value); how many dropped entries the warning names. */
