@@ -43,13 +43,13 @@ export class ReadAhead {
 
 	/** The answer at `target`, the next page the chain confirmed (or the first page): the read ahead for it, or asked now. */
 	async fetch(target: string | { path: Text }): Promise<ApiResponse> {
-		const read = this.reads.shift();
+		const read = this.reads[0];
 		if (read !== undefined && read.url === target) {
+			this.reads.shift();
 			this.taken++;
 			return await read.take();
 		}
 		// follow() keeps only reads the chain confirms: none is left here but by a caller's mistake.
-		if (read !== undefined) this.reads.unshift(read);
 		this.dropAll();
 		return await this.session.get(target, { action: this.options.action });
 	}
