@@ -3,7 +3,8 @@
  * saves at activation and with every emission: the copy of a state taken from an empty static data
  * (durable cursors do not commit the poll at activation, so the first scheduled poll, even after a
  * restart, starts from it), and a mark at or above every sequence number the workflow's triggers
- * gave (a new baseline, e.g. of a renamed node, numbers above it whatever the clock says).
+ * gave (a new baseline, e.g. after another credential, or a rename where n8n keys the state by the
+ * node's name, numbers above it whatever the clock says).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -57,6 +58,7 @@ export function writeGlobal(
 ): void {
 	if (seq !== undefined && seq > seqFloorOf(globalData)) globalData[SEQ_KEY] = seq + SEQ_RESERVE;
 	if (copy === null) {
+		// Only when there: n8n watches its static data, and a delete marks it changed, to be saved.
 		if (copyKey(nodeName) in globalData) delete globalData[copyKey(nodeName)];
 	} else if (copy !== undefined) {
 		const written: IDataObject = {};
